@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_MAX_READ_BYTES } from '../shared/errorCodes.js';
+import { startHeadless, UsageError } from './headless.js';
+import { runBridge } from './transport/bridge.js';
+import { defaultSocketPath } from './transport/socketPath.js';
+import { SocketInUseError } from './transport/socketServer.js';
+import { VERSION } from './version.js';
+
+/**
+ * mcp-shelf: serve folders headless, or bridge a stdio MCP client to a
+ * running shelf. Only stderr is used for messages: stdout belongs to MCP.
+ */
+
+const USAGE = `mcp-shelf ${VERSION} — publish folders as MCP resources
+
+Usage:
+  mcp-shelf serve [options] FOLDER…   serve the folders on a local socket
+  mcp-shelf connect [--socket PATH]   stdio ↔ socket bridge for MCP clients
+  mcp-shelf --version
+
+Run "mcp-shelf COMMAND --help" for a command's options.
+`;
+
+const SERVE_USAGE = `Usage: mcp-shelf serve [options] FOLDER…
+
+Publishes each FOLDER as MCP resources and serves MCP on a local socket until
+interrupted (Ctrl+C / SIGTERM).
+
+Options:
+  --socket PATH          socket path (default: ${defaultSocketPath()})
+  --max-read-bytes N     largest file a client may read, in bytes
+                         (default: ${DEFAULT_MAX_READ_BYTES}, which keeps base64 replies under
+                         the 10 MiB message limit of the official SDK clients)
+  --no-gitignore         publish files that .gitignore files exclude
+  --show-hidden          publish dotfiles (secrets such as .env, keys and .git
+                         stay hidden)
+  -h, --help             show this help
+`;
+
+const CONNECT_USAGE = `Usage: mcp-shelf connect [--socket PATH]
+
+Bridges stdin/stdout to a running MCP Shelf, for MCP clients that launch a
+stdio server. Exits when either side closes.
+
+Options:
+  --socket PATH   socket path (default: ${defaultSocketPath()})
+  -h, --help      show this help
+`;
+
+function fail(message: string, usage: string): never {
+  process.stderr.write(`mcp-shelf: ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+function parse<T extends ParseArgsConfig['options']>(args: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    fail((err as Error).message, usage);
+  }
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values, positionals } = parse(
+    args,
+    {
+      socket: { type: 'string' },
+      'max-read-bytes': { type: 'string' },
+      'no-gitignore': { type: 'boolean' },
+      'show-hidden': { type: 'boolean' },
+    },
+    SERVE_USAGE,
+  );
+  if (values.help) {
+    process.stdout.write(SERVE_USAGE);
+    return;
+  }
+  if (positionals.length === 0) fail('give at least one FOLDER to publish', SERVE_USAGE);
+  let maxReadBytes = DEFAULT_MAX_READ_BYTES;
+  if (values['max-read-bytes'] !== undefined) {
+    const raw = values['max-read-bytes'] as string;
+    maxReadBytes = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(maxReadBytes) || maxReadBytes < 1) {
+      fail(`--max-read-bytes must be a positive whole number of bytes, not "${raw}"`, SERVE_USAGE);
+    }
+  }
+  const log = (message: string) => process.stderr.write(`mcp-shelf: ${message}\n`);
+  let shelf;
+  try {
+    shelf = await startHeadless({
+      folders: positionals,
+      socketPath: values.socket as string | undefined,
+      maxReadBytes,
+      rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']) },
+      log,
+    });
+  } catch (err) {
+    if (err instanceof UsageError) fail(err.message, SERVE_USAGE);
+    log(err instanceof SocketInUseError ? `${err.message}; stop it or pick another --socket` : (err as Error).message);
+    process.exit(1);
+  }
+  const folders = shelf.library.list();
+  const files = folders.reduce((n, f) => n + f.fileCount, 0);
+  log(`MCP Shelf ${VERSION}: ${folders.length} folder(s), ${files} file(s) published`);
+  for (const f of folders) log(`  ${f.root} (${f.fileCount} files)`);
+  log(`listening on ${shelf.socketPath}`);
+  const cli = fileURLToPath(import.meta.url);
+  log(`connect a stdio client with: ${process.execPath} ${cli} connect --socket ${shelf.socketPath}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    shelf
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: Error) => {
+        log(`shutdown failed: ${err.message}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+async function connect(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { socket: { type: 'string' } }, CONNECT_USAGE);
+  if (values.help) {
+    process.stdout.write(CONNECT_USAGE);
+    return;
+  }
+  if (positionals.length > 0) fail(`unexpected argument: ${positionals[0]}`, CONNECT_USAGE);
+  const code = await runBridge((values.socket as string | undefined) ?? defaultSocketPath(), {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+  process.exitCode = code;
+  // Stdin may still hold the event loop open after the socket closed.
+  setImmediate(() => process.exit(code));
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case 'connect':
+      return connect(rest);
+    case '--version':
+    case '-v':
+      process.stdout.write(`${VERSION}\n`);
+      return;
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      fail(`unknown command "${command}"`, USAGE);
+  }
+}
+
+// Run when executed directly (bin, node dist/electron/cli.js), not when imported.
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).catch((err: Error) => {
+    process.stderr.write(`mcp-shelf: ${err.message}\n`);
+    process.exit(1);
+  });
+}

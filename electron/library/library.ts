@@ -1,0 +1,226 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { LIST_PAGE_SIZE } from '../../shared/errorCodes.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FileEntry } from './folderScan.js';
+import { compareCodeUnits, folderName, PublishedFolder, type FolderChange } from './publishedFolder.js';
+import type { RuleOptions } from './rules.js';
+import { safeRead, type ReadOutcome } from './safeRead.js';
+import { ShelfError } from './shelfError.js';
+import { isInside, pathToUri, relativeInside, uriToPath } from './uriPath.js';
+
+/** A resource as `resources/list` describes it. */
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title: string;
+  mimeType: string;
+  size: number;
+  annotations: { lastModified: string };
+}
+
+export interface ResourceTemplateInfo {
+  uriTemplate: string;
+  name: string;
+  title: string;
+  description: string;
+}
+
+export interface LibraryListener {
+  /** Files came or went (in any folder). */
+  listChanged?(): void;
+  /** These resources changed content, or were deleted. */
+  updated?(uris: readonly string[]): void;
+  /** A folder's state changed (missing, back, polling…), with a message for logs. */
+  folderState?(folder: PublishedFolder, message: string): void;
+}
+
+export interface LibraryOptions {
+  maxReadBytes: number;
+}
+
+/** Maximum completion values, per the MCP spec. */
+const MAX_COMPLETIONS = 100;
+
+/**
+ * Every published folder, behind one interface the MCP servers share: list,
+ * resolve and read by URI, and change notifications.
+ */
+export class Library {
+  private readonly folders: PublishedFolder[] = [];
+  private readonly listeners = new Set<LibraryListener>();
+  private nextId = 1;
+
+  constructor(public options: LibraryOptions) {}
+
+  subscribe(listener: LibraryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(): readonly PublishedFolder[] {
+    return this.folders;
+  }
+
+  /**
+   * Publishes a folder and resolves once it is indexed. The path must be an
+   * existing directory; publishing the same folder twice is refused.
+   */
+  async add(folderPath: string, rules: RuleOptions): Promise<PublishedFolder> {
+    const abs = path.resolve(folderPath);
+    let st;
+    try {
+      st = await stat(abs);
+    } catch {
+      throw new Error(`Folder not found: ${abs}`);
+    }
+    if (!st.isDirectory()) throw new Error(`Not a folder: ${abs}`);
+    if (this.folders.some((f) => f.root === abs)) throw new Error(`Already published: ${abs}`);
+    const folder = new PublishedFolder(this.nextId++, abs, rules, {
+      onChange: (f, change) => this.onFolderChange(f, change),
+      onState: (f, message) => this.emit((l) => l.folderState?.(f, message)),
+    });
+    this.folders.push(folder);
+    try {
+      await folder.start();
+    } catch (err) {
+      this.folders.splice(this.folders.indexOf(folder), 1);
+      await folder.stop();
+      throw err;
+    }
+    if (folder.fileCount > 0) this.emit((l) => l.listChanged?.());
+    return folder;
+  }
+
+  async remove(folderPath: string): Promise<boolean> {
+    const abs = path.resolve(folderPath);
+    const i = this.folders.findIndex((f) => f.root === abs);
+    if (i < 0) return false;
+    const [folder] = this.folders.splice(i, 1);
+    await folder?.stop();
+    this.emit((l) => l.listChanged?.());
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.folders.splice(0).map((f) => f.stop()));
+  }
+
+  /** One page of resources after `cursor`, in stable order (folders by publish order, then path). */
+  listResources(cursor?: string, pageSize = LIST_PAGE_SIZE): { resources: ResourceInfo[]; nextCursor?: string } {
+    const from = cursor === undefined ? null : decodeCursor(cursor);
+    const resources: ResourceInfo[] = [];
+    let last: { folder: PublishedFolder; rel: string } | null = null;
+    let more = false;
+    outer: for (const folder of this.folders) {
+      if (from && folder.id < from.folderId) continue;
+      const paths = folder.sortedPaths();
+      let start = 0;
+      if (from && folder.id === from.folderId) start = upperBound(paths, from.rel);
+      for (let i = start; i < paths.length; i++) {
+        if (resources.length === pageSize) {
+          more = true;
+          break outer;
+        }
+        const rel = paths[i] as string;
+        const entry = folder.get(rel) as FileEntry;
+        resources.push(describe(folder, entry));
+        last = { folder, rel };
+      }
+    }
+    const page: { resources: ResourceInfo[]; nextCursor?: string } = { resources };
+    if (more && last) page.nextCursor = encodeCursor({ folderId: last.folder.id, rel: last.rel });
+    return page;
+  }
+
+  /** The published file a URI names, or null: unknown, outside, hidden, ignored and deleted look the same. */
+  resolve(uri: string): { folder: PublishedFolder; entry: FileEntry } | null {
+    const p = uriToPath(uri);
+    if (p === null) return null;
+    for (const folder of this.folders) {
+      if (folder.state === 'missing' || folder.state === 'stopped') continue;
+      for (const root of new Set([folder.realRoot, folder.root])) {
+        if (!isInside(root, p) || p === root) continue;
+        const entry = folder.get(relativeInside(root, p));
+        if (entry) return { folder, entry };
+      }
+    }
+    return null;
+  }
+
+  async read(uri: string): Promise<ReadOutcome> {
+    const found = this.resolve(uri);
+    if (!found) throw ShelfError.notFound(uri);
+    return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes);
+  }
+
+  /** One template per folder, addressing its files by relative path. */
+  templates(): ResourceTemplateInfo[] {
+    return this.folders.map((f) => ({
+      uriTemplate: `${pathToUri(f.realRoot).replace(/\/$/, '')}/{+path}`,
+      name: folderName(f.root),
+      title: `Files in ${folderName(f.root)}`,
+      description: `Any published file under ${f.root}, by its path relative to the folder`,
+    }));
+  }
+
+  /** Paths in the template's folder that start with `value` (then those containing it). */
+  complete(templateUri: string, value: string): { values: string[]; total: number; hasMore: boolean } {
+    const folder = this.folders[this.templates().findIndex((t) => t.uriTemplate === templateUri)];
+    if (!folder) throw ShelfError.invalidParams(`Unknown resource template: ${templateUri}`);
+    const paths = folder.sortedPaths();
+    const needle = value.toLowerCase();
+    const starts: string[] = [];
+    const contains: string[] = [];
+    for (const rel of paths) {
+      const lower = rel.toLowerCase();
+      if (lower.startsWith(needle)) starts.push(rel);
+      else if (needle !== '' && lower.includes(needle)) contains.push(rel);
+    }
+    const all = starts.concat(contains);
+    return { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS };
+  }
+
+  private onFolderChange(folder: PublishedFolder, change: FolderChange): void {
+    if (change.added.length > 0 || change.removed.length > 0) this.emit((l) => l.listChanged?.());
+    const touched = [...change.changed, ...change.removed];
+    if (touched.length > 0) {
+      const uris = touched.map((rel) => pathToUri(path.join(folder.realRoot, ...rel.split('/'))));
+      this.emit((l) => l.updated?.(uris));
+    }
+  }
+
+  private emit(fn: (l: LibraryListener) => void): void {
+    for (const l of this.listeners) {
+      try {
+        fn(l);
+      } catch {
+        // one listener's failure must not stop the others
+      }
+    }
+  }
+}
+
+function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
+  const abs = path.join(folder.realRoot, ...entry.rel.split('/'));
+  return {
+    uri: pathToUri(abs),
+    name: entry.rel,
+    title: path.posix.basename(entry.rel),
+    mimeType: entry.mimeType,
+    size: entry.size,
+    annotations: { lastModified: new Date(entry.mtimeMs).toISOString() },
+  };
+}
+
+/** First index whose path sorts after `rel`. */
+function upperBound(paths: readonly string[], rel: string): number {
+  let lo = 0;
+  let hi = paths.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareCodeUnits(paths[mid] as string, rel) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

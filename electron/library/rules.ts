@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/**
+ * Which files a folder publishes. Three layers, in gitignore syntax:
+ * secrets (never published, whatever the options), dotfiles (hidden unless
+ * showHidden), and ignore rules (.gitignore files when honoured, plus the
+ * folder's extra patterns).
+ */
+
+/** Never published, not even with showHidden. */
+export const SECRET_PATTERNS = [
+  '.git',
+  'node_modules',
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.env*',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '.npmrc',
+  '.netrc',
+  '.pgpass',
+];
+
+export interface RuleOptions {
+  showHidden: boolean;
+  gitignore: boolean;
+  extraIgnore: readonly string[];
+}
+
+const secrets = ignore().add(SECRET_PATTERNS);
+const dotfiles = ignore().add('.*');
+
+export class FolderRules {
+  /** Loaded .gitignore files by the folder-relative directory that holds them ('' = root). */
+  private readonly gitignores = new Map<string, Ignore>();
+  private readonly extra: Ignore;
+
+  constructor(
+    readonly root: string,
+    readonly options: RuleOptions,
+  ) {
+    this.extra = ignore().add([...options.extraIgnore]);
+  }
+
+  /** Reads `dirRel/.gitignore` if rules honour it; call before walking that directory's entries. */
+  async loadGitignore(dirRel: string): Promise<void> {
+    if (!this.options.gitignore) return;
+    try {
+      const text = await readFile(path.join(this.root, dirRel, '.gitignore'), 'utf8');
+      this.gitignores.set(dirRel, ignore().add(text));
+    } catch {
+      this.gitignores.delete(dirRel);
+    }
+  }
+
+  /** Forget every loaded .gitignore (before a full rescan). */
+  resetGitignores(): void {
+    this.gitignores.clear();
+  }
+
+  /**
+   * True when the entry at folder-relative `rel` is not published. Ancestor
+   * directories count too, so a path under an ignored directory is excluded.
+   */
+  excludes(rel: string, isDir: boolean): boolean {
+    if (rel === '' || rel.startsWith('/')) return rel !== '';
+    const probe = isDir ? `${rel}/` : rel;
+    if (secrets.ignores(probe)) return true;
+    if (!this.options.showHidden && dotfiles.ignores(probe)) return true;
+    if (this.extra.ignores(probe)) return true;
+    for (const [dir, ig] of this.gitignores) {
+      if (dir === '') {
+        if (ig.ignores(probe)) return true;
+      } else if (rel.startsWith(`${dir}/`)) {
+        if (ig.ignores(probe.slice(dir.length + 1))) return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,94 @@
+import { constants } from 'node:fs';
+import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
+import type { PublishedFolder } from './publishedFolder.js';
+import { ShelfError } from './shelfError.js';
+import { isInside, relativeInside } from './uriPath.js';
+
+/** What `resources/read` returns for one file: text or blob, never both. */
+export type ResourceContents =
+  | { uri: string; mimeType: string; text: string }
+  | { uri: string; mimeType: string; blob: string };
+
+export interface ReadOutcome {
+  contents: ResourceContents;
+  /** Bytes on disk. */
+  size: number;
+  kind: 'text' | 'blob';
+}
+
+// O_NONBLOCK keeps a FIFO swapped in for a file from hanging the open.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+function fsError(err: unknown, uri: string): ShelfError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return ShelfError.permissionDenied(uri);
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO') {
+    return ShelfError.notFound(uri);
+  }
+  return new ShelfError(-32603, `Could not read resource: ${(err as Error).message}`, { uri });
+}
+
+/** Reads at most `limit + 1` bytes, so a file that grew is caught without reading it all. */
+async function readBounded(handle: FileHandle, expected: number, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let want = Math.min(expected, limit) + 1;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(Math.max(want, 64 * 1024));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, total);
+    if (bytesRead === 0) break;
+    chunks.push(buf.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > limit) break;
+    want = limit + 1 - total;
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+/**
+ * Reads a published file for a client. The path is re-resolved at read time:
+ * a symlink swapped in since indexing that leads outside the folder or to an
+ * excluded file is refused, and on Linux the opened descriptor's own path is
+ * checked again, so a rename race cannot slip a foreign file through.
+ */
+export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number): Promise<ReadOutcome> {
+  const root = folder.realRoot;
+  const abs = path.join(root, ...rel.split('/'));
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch (err) {
+    throw fsError(err, uri);
+  }
+  if (!isInside(root, real) || real === root) throw ShelfError.notFound(uri);
+  if (real !== abs && folder.rules.excludes(relativeInside(root, real), false)) throw ShelfError.notFound(uri);
+
+  let handle: FileHandle;
+  try {
+    handle = await open(real, OPEN_FLAGS);
+  } catch (err) {
+    throw fsError(err, uri);
+  }
+  try {
+    if (process.platform === 'linux') {
+      const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+      if (opened !== null && (!isInside(root, opened) || opened === root)) throw ShelfError.notFound(uri);
+    }
+    const st = await handle.stat();
+    if (!st.isFile()) throw ShelfError.notFound(uri);
+    if (st.size > limit) throw ShelfError.tooLarge(uri, st.size, limit);
+    const bytes = await readBounded(handle, st.size, limit);
+    if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, st.size), limit);
+    const kind = contentKind(bytes);
+    const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
+    const contents: ResourceContents =
+      kind === 'text' ? { uri, mimeType, text: decodeText(bytes) } : { uri, mimeType, blob: bytes.toString('base64') };
+    return { contents, size: bytes.length, kind };
+  } catch (err) {
+    throw err instanceof ShelfError ? err : fsError(err, uri);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,121 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CompleteRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import type { Library } from '../library/library.js';
+import { ShelfError } from '../library/shelfError.js';
+import { VERSION } from '../version.js';
+
+/** Quiet period before one list_changed goes out for a burst of file changes. */
+const LIST_CHANGED_DEBOUNCE_MS = 100;
+
+type StrictSchema<T> = { safeParse(value: unknown): { success: true; data: T } | { success: false; error: z.ZodError } };
+
+/**
+ * Registers a handler that receives any params, then validates them with the
+ * SDK's own schema so malformed params get -32602 (the SDK's own parsing
+ * would answer -32603 Internal error).
+ */
+function handle<T extends { method: string }, R>(
+  server: Server,
+  schema: StrictSchema<T> & { shape: { method: { value: T['method'] } } },
+  handler: (request: T) => R | Promise<R>,
+): void {
+  const method = schema.shape.method.value;
+  const loose = z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
+  server.setRequestHandler(loose as never, async (request: unknown) => {
+    const parsed = schema.safeParse(request);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+      throw ShelfError.invalidParams(`Invalid params for ${method}${where}: ${issue?.message ?? 'malformed'}`);
+    }
+    return (await handler(parsed.data)) as never;
+  });
+}
+
+export interface ShelfServer {
+  server: Server;
+  subscriptions: ReadonlySet<string>;
+  /** Stops listening to the library; call when the connection closes. */
+  dispose(): void;
+}
+
+/**
+ * One SDK Server for one connection, over the shared library. Subscriptions
+ * belong to the connection and end with it.
+ */
+export function createShelfServer(library: Library): ShelfServer {
+  const server = new Server(
+    { name: 'mcp-shelf', title: 'MCP Shelf', version: VERSION },
+    {
+      capabilities: {
+        resources: { subscribe: true, listChanged: true },
+        completions: {},
+        logging: {},
+      },
+      instructions:
+        'MCP Shelf publishes local folders as read-only resources. List them with resources/list, read them with resources/read, and subscribe to be told when a file changes.',
+    },
+  );
+  const subscriptions = new Set<string>();
+
+  handle(server, ListResourcesRequestSchema, (req) => library.listResources(req.params?.cursor));
+  handle(server, ReadResourceRequestSchema, async (req) => {
+    const { contents } = await library.read(req.params.uri);
+    return { contents: [contents] };
+  });
+  handle(server, ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: library.templates() }));
+  handle(server, SubscribeRequestSchema, (req) => {
+    if (!library.resolve(req.params.uri)) throw ShelfError.notFound(req.params.uri);
+    subscriptions.add(req.params.uri);
+    return {};
+  });
+  handle(server, UnsubscribeRequestSchema, (req) => {
+    subscriptions.delete(req.params.uri);
+    return {};
+  });
+  handle(server, CompleteRequestSchema, (req) => {
+    const { ref, argument } = req.params;
+    if (ref.type !== 'ref/resource') throw ShelfError.invalidParams('This server has no prompts to complete');
+    if (argument.name !== 'path') throw ShelfError.invalidParams(`Unknown template argument: ${argument.name}`);
+    return { completion: library.complete(ref.uri, argument.value) };
+  });
+
+  const initialized = () => server.getClientCapabilities() !== undefined;
+  const ignoreClosed = () => undefined; // the connection may be gone; its close path cleans up
+  let listTimer: NodeJS.Timeout | null = null;
+  const unsubscribe = library.subscribe({
+    listChanged() {
+      if (listTimer) return;
+      listTimer = setTimeout(() => {
+        listTimer = null;
+        if (initialized()) server.sendResourceListChanged().catch(ignoreClosed);
+      }, LIST_CHANGED_DEBOUNCE_MS);
+    },
+    updated(uris) {
+      for (const uri of uris) {
+        if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(ignoreClosed);
+      }
+    },
+    folderState(_folder, message) {
+      if (initialized()) server.sendLoggingMessage({ level: 'warning', logger: 'mcp-shelf', data: message }).catch(ignoreClosed);
+    },
+  });
+
+  return {
+    server,
+    subscriptions,
+    dispose() {
+      unsubscribe();
+      if (listTimer) clearTimeout(listTimer);
+      subscriptions.clear();
+    },
+  };
+}

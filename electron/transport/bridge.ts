@@ -1,0 +1,59 @@
+import net from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+
+export interface BridgeStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+/**
+ * stdio ↔ socket bridge: what a stdio MCP client launches. Bytes are piped
+ * both ways as they come (no framing, no buffering of whole messages); the
+ * bridge ends when either side closes. Resolves with the exit code.
+ */
+export function runBridge(socketPath: string, io: BridgeStreams): Promise<number> {
+  return new Promise((resolve) => {
+    const sock = net.connect(socketPath);
+    let connected = false;
+    let settled = false;
+    const finish = (code: number) => {
+      if (settled) return;
+      settled = true;
+      io.stdin.unpipe(sock);
+      io.stdin.pause();
+      sock.destroy();
+      resolve(code);
+    };
+    sock.once('connect', () => {
+      connected = true;
+      io.stdin.pipe(sock);
+      sock.pipe(io.stdout, { end: false });
+    });
+    sock.on('error', (err: NodeJS.ErrnoException) => {
+      if (!connected) {
+        const why = err.code === 'ENOENT' || err.code === 'ECONNREFUSED' ? 'nothing is listening there' : err.message;
+        io.stderr.write(
+          `mcp-shelf connect: cannot reach MCP Shelf at ${socketPath}: ${why}.\n` +
+            'Start the app, or run: mcp-shelf serve FOLDER…\n',
+        );
+        finish(1);
+      } else {
+        io.stderr.write(`mcp-shelf connect: connection lost: ${err.message}\n`);
+        finish(1);
+      }
+    });
+    // The server closed: flush what it sent, then exit.
+    sock.on('close', () => {
+      if (!connected) return;
+      if (io.stdout.writableNeedDrain) io.stdout.once('drain', () => finish(0));
+      else finish(0);
+    });
+    // The client closed our stdin: half-close so in-flight responses still arrive, then the server ends.
+    io.stdin.on('end', () => {
+      if (connected) sock.end();
+      else finish(0);
+    });
+    io.stdout.on('error', () => finish(0)); // the client went away (EPIPE)
+  });
+}

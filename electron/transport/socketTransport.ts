@@ -1,0 +1,120 @@
+import type { Socket } from 'node:net';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCodes, MAX_LINE_BYTES } from '../../shared/errorCodes.js';
+import { LineFramer } from './lineFramer.js';
+
+export interface SocketTransportOptions {
+  maxLineBytes?: number;
+  /** Unsent output above this means the client stopped reading: the connection is closed. */
+  maxPendingWriteBytes?: number;
+  /** Told why a connection was cut (for logs). */
+  onProtocolError?: (message: string) => void;
+}
+
+const DEFAULT_MAX_PENDING_WRITE = 64 * 1024 * 1024;
+
+function requestIdOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/**
+ * MCP over one stream socket: newline-delimited JSON-RPC, the stdio framing.
+ * Malformed input is answered here (-32700, -32600) and never reaches the SDK;
+ * the connection keeps working, except for an oversized line, which closes it.
+ */
+export class SocketTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly framer: LineFramer;
+  private closed = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly options: SocketTransportOptions = {},
+  ) {
+    this.framer = new LineFramer(
+      options.maxLineBytes ?? MAX_LINE_BYTES,
+      (line) => this.onLine(line),
+      (size) => {
+        this.options.onProtocolError?.(`message over ${options.maxLineBytes ?? MAX_LINE_BYTES} bytes (${size}+); connection closed`);
+        this.writeRaw({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: ErrorCodes.invalidRequest, message: 'Message too large; closing the connection' },
+        });
+        this.socket.end();
+        this.socket.pause();
+      },
+    );
+  }
+
+  async start(): Promise<void> {
+    this.socket.on('data', (chunk: Buffer) => this.framer.push(chunk));
+    this.socket.on('error', (err) => this.onerror?.(err));
+    this.socket.on('close', () => this.finish());
+  }
+
+  private onLine(line: Buffer): void {
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.writeRaw({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.parseError, message: 'Parse error' } });
+      return;
+    }
+    if (Array.isArray(value)) {
+      // JSON-RPC batches were removed from MCP in 2025-06-18.
+      this.writeRaw({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request: batches are not supported' },
+      });
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const id = requestIdOf(value);
+      // A malformed notification (no id) and a stray response get no answer from the spec's point of view,
+      // but an unparseable message still deserves one so the client can tell.
+      this.writeRaw({ jsonrpc: '2.0', id, error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request' } });
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  private writeRaw(message: unknown): boolean {
+    if (this.closed || this.socket.destroyed || !this.socket.writable) return false;
+    const ok = this.socket.write(`${JSON.stringify(message)}\n`);
+    if (this.socket.writableLength > (this.options.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE)) {
+      this.options.onProtocolError?.('client is not reading its responses; connection closed');
+      this.socket.destroy();
+    }
+    return ok;
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.writeRaw(message) && (this.closed || this.socket.destroyed)) {
+      throw new Error('Connection closed');
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.socket.end();
+    this.socket.destroySoon?.();
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}
