@@ -36,6 +36,11 @@ export function relativeInside(root: string, candidate: string): string {
   return path.relative(root, candidate).split(path.sep).join('/');
 }
 
+/** Decodes each valid %XX to its byte's char and leaves the rest: enough to spot dots and slashes. */
+function percentDecodeBytes(s: string): string {
+  return s.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 // `..` or `.` after any amount of percent-decoding, and either slash.
 const DOT_SEGMENT = /(^|[/\\])\.{1,2}($|[/\\])/;
 
@@ -48,19 +53,13 @@ const DOT_SEGMENT = /(^|[/\\])\.{1,2}($|[/\\])/;
 export function uriToPath(uri: string): string | null {
   if (typeof uri !== 'string' || uri.length === 0 || uri.length > 8192) return null;
   if (uri.includes('\0') || /%00/i.test(uri)) return null;
-  if (!/^file:/i.test(uri)) return null;
+  if (!/^file:\//i.test(uri)) return null;
   // Check the raw path for dot segments before WHATWG parsing silently
   // normalises them away; decode repeatedly so double encoding is caught.
-  const rawPath = uri.replace(/^file:(\/\/[^/]*)?/i, '');
-  let decoded = rawPath;
-  for (let i = 0; i < 3; i++) {
-    if (DOT_SEGMENT.test(decoded)) return null;
-    let next: string;
-    try {
-      next = decodeURIComponent(decoded);
-    } catch {
-      return null;
-    }
+  let decoded = uri.replace(/^file:(\/\/[^/]*)?/i, '');
+  for (let i = 0; i < 4; i++) {
+    if (DOT_SEGMENT.test(decoded) || decoded.includes('\0')) return null;
+    const next = percentDecodeBytes(decoded);
     if (next === decoded) break;
     decoded = next;
   }

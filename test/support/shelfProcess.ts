@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+/** The built CLI: tests run what users run (npm test builds first). */
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/electron/cli.js');
+
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does)`);
+
+export interface ShelfProcess {
+  socketPath: string;
+  proc: ChildProcess;
+  stderr(): string;
+  /** SIGTERM and wait; resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A short temp folder for sockets (Unix socket paths are length-limited). */
+export async function socketDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'shs-'));
+}
+
+export function runCli(args: string[], input?: string, env?: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.on('close', (code) => resolve({ code, stdout, stderr }));
+    proc.stdin.end(input ?? '');
+  });
+}
+
+/**
+ * Root reads everything, so permission tests run the server as `nobody`
+ * when the suite runs as root (as CI does); otherwise as the current user.
+ */
+export const UNPRIVILEGED = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : null;
+
+export interface StartOptions {
+  socketPath?: string;
+  /** Run as an unprivileged user (see UNPRIVILEGED); folders must be world-readable. */
+  unprivileged?: boolean;
+}
+
+/** Starts `mcp-shelf serve` and resolves once it says it is listening. */
+export async function startShelf(folders: string[], extraArgs: string[] = [], opts: StartOptions = {}): Promise<ShelfProcess> {
+  const socketPath = opts.socketPath;
+  const sock = socketPath ?? path.join(await socketDir(), 's.sock');
+  const user = opts.unprivileged ? UNPRIVILEGED : null;
+  if (user) await chown(path.dirname(sock), user.uid, user.gid);
+  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, ...extraArgs, ...folders], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(user ?? {}),
+  });
+  let err = '';
+  let out = '';
+  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20000);
+    proc.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${err}`));
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return {
+    socketPath: sock,
+    proc,
+    stderr: () => err,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null) proc.kill(signal);
+      const code = await exited;
+      if (out !== '') throw new Error(`serve wrote to stdout (reserved for MCP): ${out}`);
+      if (!socketPath) await rm(path.dirname(sock), { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** A real SDK client, launched the way stdio clients launch us: through `mcp-shelf connect`. */
+export async function connectSdkClient(socketPath: string, name = 'test-client'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'connect', '--socket', socketPath],
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return client;
+}
