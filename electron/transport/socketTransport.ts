@@ -47,8 +47,10 @@ export class SocketTransport implements Transport {
           id: null,
           error: { code: ErrorCodes.invalidRequest, message: 'Message too large; closing the connection' },
         });
-        this.socket.end();
+        // Stop reading, flush the error, then drop the connection: a half-close
+        // would wait for a client still busy sending the rest of its line.
         this.socket.pause();
+        this.socket.end(() => this.socket.destroy());
       },
     );
   }
