@@ -3,7 +3,8 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_MAX_READ_BYTES } from '../shared/errorCodes.js';
-import { startHeadless, UsageError } from './headless.js';
+import { CLI_PATH, startHeadless, UsageError } from './headless.js';
+import { defaultSettingsDir } from './settings/settingsStore.js';
 import { runBridge } from './transport/bridge.js';
 import { defaultSocketPath } from './transport/socketPath.js';
 import { SocketInUseError } from './transport/socketServer.js';
@@ -24,12 +25,16 @@ Usage:
 Run "mcp-shelf COMMAND --help" for a command's options.
 `;
 
-const SERVE_USAGE = `Usage: mcp-shelf serve [options] FOLDER…
+const SERVE_USAGE = `Usage: mcp-shelf serve [options] [FOLDER…]
 
 Publishes each FOLDER as MCP resources and serves MCP on a local socket until
-interrupted (Ctrl+C / SIGTERM).
+interrupted (Ctrl+C / SIGTERM). Without FOLDERs, serves the folders saved in
+settings (the ones added in the window).
 
 Options:
+  --ui                   also serve the window to a browser on 127.0.0.1
+                         (prints the URL, with its access token)
+  --ui-port N            port for --ui (default: any free port)
   --socket PATH          socket path (default: ${defaultSocketPath()})
   --max-read-bytes N     largest file a client may read, in bytes
                          (default: ${DEFAULT_MAX_READ_BYTES}, which keeps base64 replies under
@@ -37,6 +42,7 @@ Options:
   --no-gitignore         publish files that .gitignore files exclude
   --show-hidden          publish dotfiles (secrets such as .env, keys and .git
                          stay hidden)
+  --config-dir DIR       settings folder (default: ${defaultSettingsDir()})
   -h, --help             show this help
 `;
 
@@ -71,6 +77,9 @@ async function serve(args: string[]): Promise<void> {
       'max-read-bytes': { type: 'string' },
       'no-gitignore': { type: 'boolean' },
       'show-hidden': { type: 'boolean' },
+      ui: { type: 'boolean' },
+      'ui-port': { type: 'string' },
+      'config-dir': { type: 'string' },
     },
     SERVE_USAGE,
   );
@@ -78,15 +87,18 @@ async function serve(args: string[]): Promise<void> {
     process.stdout.write(SERVE_USAGE);
     return;
   }
-  if (positionals.length === 0) fail('give at least one FOLDER to publish', SERVE_USAGE);
-  let maxReadBytes = DEFAULT_MAX_READ_BYTES;
-  if (values['max-read-bytes'] !== undefined) {
-    const raw = values['max-read-bytes'] as string;
-    maxReadBytes = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(maxReadBytes) || maxReadBytes < 1) {
-      fail(`--max-read-bytes must be a positive whole number of bytes, not "${raw}"`, SERVE_USAGE);
+  const wholeNumber = (flag: 'max-read-bytes' | 'ui-port', min: number, max: number): number | undefined => {
+    const raw = values[flag] as string | undefined;
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+      fail(`--${flag} must be a whole number from ${min} to ${max}, not "${raw}"`, SERVE_USAGE);
     }
-  }
+    return n;
+  };
+  const maxReadBytes = wholeNumber('max-read-bytes', 1, Number.MAX_SAFE_INTEGER);
+  const uiPort = wholeNumber('ui-port', 0, 65535);
+  if (uiPort !== undefined && !values.ui) fail('--ui-port needs --ui', SERVE_USAGE);
   const log = (message: string) => process.stderr.write(`mcp-shelf: ${message}\n`);
   let shelf;
   try {
@@ -95,6 +107,8 @@ async function serve(args: string[]): Promise<void> {
       socketPath: values.socket as string | undefined,
       maxReadBytes,
       rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']) },
+      settingsDir: values['config-dir'] as string | undefined,
+      uiPort: values.ui ? (uiPort ?? 0) : undefined,
       log,
     });
   } catch (err) {
@@ -102,13 +116,18 @@ async function serve(args: string[]): Promise<void> {
     log(err instanceof SocketInUseError ? `${err.message}; stop it or pick another --socket` : (err as Error).message);
     process.exit(1);
   }
-  const folders = shelf.library.list();
+  const folders = await shelf.service.listFolders();
+  if (folders.length === 0 && !shelf.web) {
+    await shelf.close();
+    fail('give at least one FOLDER to publish (no folders are saved in settings; add some with --ui)', SERVE_USAGE);
+  }
   const files = folders.reduce((n, f) => n + f.fileCount, 0);
   log(`MCP Shelf ${VERSION}: ${folders.length} folder(s), ${files} file(s) published`);
-  for (const f of folders) log(`  ${f.root} (${f.fileCount} files)`);
-  log(`listening on ${shelf.socketPath}`);
-  const cli = fileURLToPath(import.meta.url);
-  log(`connect a stdio client with: ${process.execPath} ${cli} connect --socket ${shelf.socketPath}`);
+  for (const f of folders) log(`  ${f.path} (${f.error ?? `${f.fileCount} files`})`);
+  const socketPath = shelf.service.socketPath;
+  log(`listening on ${socketPath}`);
+  log(`connect a stdio client with: ${process.execPath} ${CLI_PATH} connect --socket ${socketPath}`);
+  if (shelf.web) log(`window: ${shelf.web.url}`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,29 +1,35 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_MAX_READ_BYTES } from '../shared/errorCodes.js';
-import { Library } from './library/library.js';
-import type { RuleOptions } from './library/rules.js';
-import { ConnectionHub } from './mcp/connectionHub.js';
-import { defaultSocketPath, prepareSocketDir } from './transport/socketPath.js';
-import { listenSocket, type ListeningSocket } from './transport/socketServer.js';
+import type { FolderOptions } from '../shared/shelfApi.js';
+import { nodeBridgeCommand } from './service/clientConfigs.js';
+import { ShelfService } from './service/shelfService.js';
+import { defaultSettingsDir } from './settings/settingsStore.js';
+import { PACKAGE_ROOT, RENDERER_DIR } from './version.js';
+import { startWebHost, type WebHost } from './webhost/webHost.js';
 
 export interface HeadlessOptions {
+  /** Folders for this run; none: the folders saved in settings. */
   folders: string[];
   socketPath?: string;
   maxReadBytes?: number;
-  rules?: Partial<RuleOptions>;
+  rules?: Partial<Omit<FolderOptions, 'enabled'>>;
+  settingsDir?: string;
+  /** Serve the window to a browser on this port (0: any free port). */
+  uiPort?: number;
   log?: (message: string) => void;
 }
 
 export interface HeadlessShelf {
-  socketPath: string;
-  library: Library;
-  hub: ConnectionHub;
+  service: ShelfService;
+  web: WebHost | null;
   close(): Promise<void>;
 }
 
 /** A problem with what the user asked for (bad folder, bad flag): exit code 2. */
 export class UsageError extends Error {}
+
+/** The built CLI, for the bridge command shown to clients. */
+export const CLI_PATH = path.join(PACKAGE_ROOT, 'dist', 'electron', 'cli.js');
 
 /** Checks every folder before anything starts, so one typo does not leave a half-started server. */
 export async function checkFolders(folders: readonly string[]): Promise<string[]> {
@@ -38,40 +44,36 @@ export async function checkFolders(folders: readonly string[]): Promise<string[]
   return out;
 }
 
-/** The core without a window: library, MCP connections and the local socket. */
+/** The core without a window: the service on its socket, and optionally the browser UI. */
 export async function startHeadless(options: HeadlessOptions): Promise<HeadlessShelf> {
   const folders = await checkFolders(options.folders);
-  const rules: RuleOptions = {
-    showHidden: options.rules?.showHidden ?? false,
-    gitignore: options.rules?.gitignore ?? true,
-    extraIgnore: options.rules?.extraIgnore ?? [],
-  };
-  const library = new Library({ maxReadBytes: options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES });
-  const log = options.log ?? (() => undefined);
-  library.subscribe({ folderState: (_f, message) => log(message) });
-  const hub = new ConnectionHub(library, { log });
-  let listening: ListeningSocket | null = null;
-  try {
-    for (const folder of folders) await library.add(folder, rules);
-    const socketPath = options.socketPath ?? defaultSocketPath();
-    await prepareSocketDir(socketPath, options.socketPath === undefined);
-    listening = await listenSocket(socketPath, (socket) => hub.acceptSocket(socket));
-  } catch (err) {
-    await library.close();
-    throw err;
+  const service = await ShelfService.start({
+    settingsDir: options.settingsDir ?? defaultSettingsDir(),
+    host: { kind: 'web', nativePicker: false, platform: process.platform },
+    sessionFolders: folders.length > 0 ? folders : undefined,
+    sessionRules: options.rules,
+    socketPath: options.socketPath,
+    maxReadBytes: options.maxReadBytes,
+    bridge: (socketPath) => nodeBridgeCommand(process.execPath, CLI_PATH, socketPath),
+    log: options.log,
+  });
+  let web: WebHost | null = null;
+  if (options.uiPort !== undefined) {
+    try {
+      web = await startWebHost({ service, rendererDir: RENDERER_DIR, port: options.uiPort });
+    } catch (err) {
+      await service.close();
+      throw err;
+    }
   }
-  const sock = listening;
   let closing: Promise<void> | null = null;
   return {
-    socketPath: sock.path,
-    library,
-    hub,
+    service,
+    web,
     close() {
       closing ??= (async () => {
-        const stopped = sock.close();
-        await hub.closeAll();
-        await stopped;
-        await library.close();
+        await web?.close();
+        await service.close();
       })();
       return closing;
     },

@@ -33,12 +33,13 @@ describe('mcp-shelf usage', () => {
     ['no folder', ['serve'], /at least one FOLDER/],
     ['a missing folder', ['serve', '/definitely/not/here'], /Folder not found: \/definitely\/not\/here/],
     ['a file as a folder', ['serve', 'FILE'], /Not a folder/],
-    ['a bad --max-read-bytes', ['serve', '--max-read-bytes', '12kb', '.'], /--max-read-bytes must be a positive whole number/],
+    ['a bad --max-read-bytes', ['serve', '--max-read-bytes', '12kb', '.'], /--max-read-bytes must be a whole number from 1/],
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+    ['--ui-port without --ui', ['serve', '--ui-port', '8080', '.'], /--ui-port needs --ui/],
     ['an unknown connect flag', ['connect', '--nope'], /Unknown option '--nope'/],
   ])('%s: clear message on stderr, exit code 2', async (_name, args, message) => {
     const real = args.map((a) => (a === 'FILE' ? path.join(root, 'a.txt') : a));
-    const { code, stderr, stdout } = await runCli([...real.slice(0, 1), ...(real[0] === 'serve' ? ['--socket', path.join(tmp, 'never.sock')] : []), ...real.slice(1)]);
+    const { code, stderr, stdout } = await runCli([...real.slice(0, 1), ...(real[0] === 'serve' ? ['--socket', path.join(tmp, 'never.sock'), '--config-dir', tmp] : []), ...real.slice(1)]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stdout).toBe('');

@@ -64,32 +64,51 @@ export class Library {
 
   /**
    * Publishes a folder and resolves once it is indexed. The path must be an
-   * existing directory; publishing the same folder twice is refused.
+   * existing directory, unless `allowMissing` (a saved folder that is gone
+   * for now: it is shown as missing and picked up when it comes back).
+   * Publishing the same folder twice is refused.
    */
-  async add(folderPath: string, rules: RuleOptions): Promise<PublishedFolder> {
+  async add(folderPath: string, rules: RuleOptions, opts: { allowMissing?: boolean } = {}): Promise<PublishedFolder> {
     const abs = path.resolve(folderPath);
-    let st;
-    try {
-      st = await stat(abs);
-    } catch {
-      throw new Error(`Folder not found: ${abs}`);
-    }
-    if (!st.isDirectory()) throw new Error(`Not a folder: ${abs}`);
     if (this.folders.some((f) => f.root === abs)) throw new Error(`Already published: ${abs}`);
-    const folder = new PublishedFolder(this.nextId++, abs, rules, {
+    if (!opts.allowMissing) await assertFolder(abs);
+    const folder = this.createFolder(this.nextId++, abs, rules);
+    this.folders.push(folder);
+    await this.startFolder(folder, opts.allowMissing ?? false);
+    return folder;
+  }
+
+  /** Applies new rules to a published folder, keeping its place in the listing order. */
+  async reconfigure(folderPath: string, rules: RuleOptions): Promise<PublishedFolder> {
+    const abs = path.resolve(folderPath);
+    const i = this.folders.findIndex((f) => f.root === abs);
+    const old = this.folders[i];
+    if (!old) throw new Error(`Not published: ${abs}`);
+    await old.stop();
+    const folder = this.createFolder(old.id, abs, rules);
+    this.folders[i] = folder;
+    await this.startFolder(folder, true);
+    this.emit((l) => l.listChanged?.());
+    return folder;
+  }
+
+  private createFolder(id: number, abs: string, rules: RuleOptions): PublishedFolder {
+    return new PublishedFolder(id, abs, rules, {
       onChange: (f, change) => this.onFolderChange(f, change),
       onState: (f, message) => this.emit((l) => l.folderState?.(f, message)),
     });
-    this.folders.push(folder);
+  }
+
+  private async startFolder(folder: PublishedFolder, allowMissing: boolean): Promise<void> {
     try {
-      await folder.start();
+      if (allowMissing) await folder.open();
+      else await folder.start();
     } catch (err) {
       this.folders.splice(this.folders.indexOf(folder), 1);
       await folder.stop();
       throw err;
     }
     if (folder.fileCount > 0) this.emit((l) => l.listChanged?.());
-    return folder;
   }
 
   async remove(folderPath: string): Promise<boolean> {
@@ -106,13 +125,21 @@ export class Library {
     await Promise.all(this.folders.splice(0).map((f) => f.stop()));
   }
 
-  /** One page of resources after `cursor`, in stable order (folders by publish order, then path). */
-  listResources(cursor?: string, pageSize = LIST_PAGE_SIZE): { resources: ResourceInfo[]; nextCursor?: string } {
+  /**
+   * One page of resources after `cursor`, in stable order (folders by publish
+   * order, then path); only `onlyFolder`'s when given.
+   */
+  listResources(
+    cursor?: string,
+    pageSize = LIST_PAGE_SIZE,
+    onlyFolder?: string,
+  ): { resources: ResourceInfo[]; nextCursor?: string } {
     const from = cursor === undefined ? null : decodeCursor(cursor);
     const resources: ResourceInfo[] = [];
     let last: { folder: PublishedFolder; rel: string } | null = null;
     let more = false;
     outer: for (const folder of this.folders) {
+      if (onlyFolder !== undefined && folder.root !== onlyFolder) continue;
       if (from && folder.id < from.folderId) continue;
       const paths = folder.sortedPaths();
       let start = 0;
@@ -199,6 +226,16 @@ export class Library {
       }
     }
   }
+}
+
+async function assertFolder(abs: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(abs);
+  } catch {
+    throw new Error(`Folder not found: ${abs}`);
+  }
+  if (!st.isDirectory()) throw new Error(`Not a folder: ${abs}`);
 }
 
 function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {

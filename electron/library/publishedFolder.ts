@@ -101,6 +101,17 @@ export class PublishedFolder {
     if (change.added.length + change.removed.length > 0) this.events.onChange(this, change);
   }
 
+  /** Like start, but a folder that is missing now is watched for until it appears. */
+  async open(): Promise<void> {
+    try {
+      await this.start();
+    } catch (err) {
+      this.state = 'missing';
+      this.error = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'folder is missing' : (err as Error).message;
+      this.startRootCheck();
+    }
+  }
+
   async stop(): Promise<void> {
     this.state = 'stopped';
     if (this.rootTimer) clearInterval(this.rootTimer);

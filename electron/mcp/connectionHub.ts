@@ -1,5 +1,7 @@
 import type { Socket } from 'node:net';
+import type { ClientInfo } from '../../shared/shelfApi.js';
 import type { Library } from '../library/library.js';
+import type { TrafficLog } from '../traffic/trafficLog.js';
 import { SocketTransport } from '../transport/socketTransport.js';
 import { createShelfServer, type ShelfServer } from './shelfServer.js';
 
@@ -7,6 +9,7 @@ export interface Connection {
   id: number;
   transport: 'socket' | 'http';
   connectedAt: number;
+  requests: number;
   shelf: ShelfServer;
   close(): Promise<void>;
 }
@@ -14,11 +17,14 @@ export interface Connection {
 export interface HubOptions {
   /** Where connection-level problems go (stderr for the CLI). */
   log?: (message: string) => void;
+  /** Records every message of every connection. */
+  traffic?: TrafficLog;
 }
 
 /** Every live MCP connection, each with its own SDK Server over the shared library. */
 export class ConnectionHub {
   private readonly connections = new Map<number, Connection>();
+  private readonly listeners = new Set<() => void>();
   private nextId = 1;
 
   constructor(
@@ -34,24 +40,57 @@ export class ConnectionHub {
     return [...this.connections.values()];
   }
 
+  /** Told when a client connects, initializes or disconnects. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  clients(): ClientInfo[] {
+    return this.list().map((c) => {
+      const info = c.shelf.server.getClientVersion();
+      return {
+        id: c.id,
+        name: info?.name ?? null,
+        version: info?.version ?? null,
+        transport: c.transport,
+        connectedAt: c.connectedAt,
+        requests: c.requests,
+      };
+    });
+  }
+
   /** Serves MCP on a freshly accepted socket until either side closes it. */
   acceptSocket(socket: Socket): void {
     const id = this.nextId++;
-    const transport = new SocketTransport(socket, {
-      onProtocolError: (message) => this.options.log?.(`connection ${id}: ${message}`),
-    });
+    const traffic = this.options.traffic;
     const shelf = createShelfServer(this.library);
     const connection: Connection = {
       id,
       transport: 'socket',
       connectedAt: Date.now(),
+      requests: 0,
       shelf,
       close: () => shelf.server.close(),
     };
+    const transport = new SocketTransport(socket, {
+      onProtocolError: (message) => this.options.log?.(`connection ${id}: ${message}`),
+      observer: {
+        incoming: (message, bytes, raw) => {
+          const m = message as { method?: unknown; id?: unknown } | null;
+          if (m && typeof m.method === 'string' && m.id !== undefined) connection.requests++;
+          traffic?.record(id, 'in', message, bytes, raw);
+        },
+        outgoing: (message, bytes) => traffic?.record(id, 'out', message, bytes),
+      },
+    });
     this.connections.set(id, connection);
+    shelf.server.oninitialized = () => this.changed();
     shelf.server.onclose = () => {
       shelf.dispose();
+      traffic?.connectionClosed(id);
       this.connections.delete(id);
+      this.changed();
     };
     // Protocol-level oddities (a response to nothing, say) are the client's problem, not a crash.
     shelf.server.onerror = () => undefined;
@@ -60,9 +99,14 @@ export class ConnectionHub {
       this.options.log?.(`connection ${id}: ${err.message}`);
       socket.destroy();
     });
+    this.changed();
   }
 
   async closeAll(): Promise<void> {
     await Promise.all(this.list().map((c) => c.close().catch(() => undefined)));
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
   }
 }

@@ -4,7 +4,15 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { ErrorCodes, MAX_LINE_BYTES } from '../../shared/errorCodes.js';
 import { LineFramer } from './lineFramer.js';
 
+/** Sees every message on the wire, both ways, with its size in bytes. */
+export interface WireObserver {
+  /** `message` is null when the line was not JSON; `raw` then holds it. */
+  incoming(message: unknown, bytes: number, raw?: string): void;
+  outgoing(message: unknown, bytes: number): void;
+}
+
 export interface SocketTransportOptions {
+  observer?: WireObserver;
   maxLineBytes?: number;
   /** Unsent output above this means the client stopped reading: the connection is closed. */
   maxPendingWriteBytes?: number;
@@ -68,9 +76,11 @@ export class SocketTransport implements Transport {
     try {
       value = JSON.parse(text);
     } catch {
+      this.options.observer?.incoming(null, line.length, text);
       this.writeRaw({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.parseError, message: 'Parse error' } });
       return;
     }
+    this.options.observer?.incoming(value, line.length);
     if (Array.isArray(value)) {
       // JSON-RPC batches were removed from MCP in 2025-06-18.
       this.writeRaw({
@@ -93,7 +103,9 @@ export class SocketTransport implements Transport {
 
   private writeRaw(message: unknown): boolean {
     if (this.closed || this.socket.destroyed || !this.socket.writable) return false;
-    const ok = this.socket.write(`${JSON.stringify(message)}\n`);
+    const line = `${JSON.stringify(message)}\n`;
+    this.options.observer?.outgoing(message, Buffer.byteLength(line));
+    const ok = this.socket.write(line);
     if (this.socket.writableLength > (this.options.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE)) {
       this.options.onProtocolError?.('client is not reading its responses; connection closed');
       this.socket.destroy();

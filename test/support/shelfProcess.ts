@@ -55,7 +55,8 @@ export async function startShelf(folders: string[], extraArgs: string[] = [], op
   const sock = socketPath ?? path.join(await socketDir(), 's.sock');
   const user = opts.unprivileged ? UNPRIVILEGED : null;
   if (user) await chown(path.dirname(sock), user.uid, user.gid);
-  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, ...extraArgs, ...folders], {
+  const configDir = path.dirname(sock); // isolated settings: never the developer's own
+  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', configDir, ...extraArgs, ...folders], {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(user ?? {}),
   });

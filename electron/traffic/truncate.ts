@@ -1,0 +1,48 @@
+/** Strings longer than this are cut in the log (a 10 MB blob keeps only a preview). */
+export const MAX_LOGGED_STRING = 1024;
+/** Deeper structures are summarised (deeply nested input must not blow the stack). */
+const MAX_DEPTH = 32;
+/** Arrays and objects keep at most this many members. */
+const MAX_MEMBERS = 200;
+
+/**
+ * A copy of a JSON value that is safe to keep: long strings become a preview
+ * plus their true length, deep or wide structures are summarised. Never
+ * copies a long string whole.
+ */
+export function truncateForLog(value: unknown): { value: unknown; truncated: boolean } {
+  let truncated = false;
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') {
+      if (v.length <= MAX_LOGGED_STRING) return v;
+      truncated = true;
+      return `${v.slice(0, MAX_LOGGED_STRING)}… [${v.length} chars]`;
+    }
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= MAX_DEPTH) {
+      truncated = true;
+      return Array.isArray(v) ? `[… nested array]` : `{… nested object}`;
+    }
+    if (Array.isArray(v)) {
+      const out = v.slice(0, MAX_MEMBERS).map((x) => walk(x, depth + 1));
+      if (v.length > MAX_MEMBERS) {
+        truncated = true;
+        out.push(`… ${v.length - MAX_MEMBERS} more items`);
+      }
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    let n = 0;
+    for (const key of Object.keys(v)) {
+      if (n++ === MAX_MEMBERS) {
+        truncated = true;
+        out['…'] = `${Object.keys(v).length - MAX_MEMBERS} more keys`;
+        break;
+      }
+      out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
+    }
+    return out;
+  };
+  const value2 = walk(value, 0);
+  return { value: value2, truncated };
+}

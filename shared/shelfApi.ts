@@ -1,0 +1,235 @@
+/**
+ * The one contract between the window and the core. Both hosts (Electron IPC
+ * and the web host's WebSocket) carry exactly these methods and events, bound
+ * from the name tables below, so no host can drift.
+ */
+
+export interface FolderOptions {
+  enabled: boolean;
+  showHidden: boolean;
+  gitignore: boolean;
+  extraIgnore: string[];
+}
+
+export type FolderState = 'indexing' | 'watching' | 'polling' | 'missing' | 'disabled' | 'error';
+
+export interface FolderInfo {
+  path: string;
+  options: FolderOptions;
+  state: FolderState;
+  /** Why the folder is not served (missing, unreadable…), or a watcher note. */
+  error: string | null;
+  fileCount: number;
+  totalBytes: number;
+  /** Saved in settings (false: given on the command line for this run only). */
+  saved: boolean;
+}
+
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title: string;
+  mimeType: string;
+  size: number;
+  annotations: { lastModified: string };
+}
+
+export interface ResourcePage {
+  resources: ResourceInfo[];
+  nextCursor?: string;
+}
+
+export type ResourceContents =
+  | { uri: string; mimeType: string; text: string }
+  | { uri: string; mimeType: string; blob: string };
+
+/** A read exactly as an MCP client gets it: the `resources/read` result, or its JSON-RPC error. */
+export type ReadPreview =
+  | { ok: true; result: { contents: ResourceContents[] }; size: number; kind: 'text' | 'blob' }
+  | { ok: false; error: { code: number; message: string; data?: unknown } };
+
+export interface ServerStatus {
+  version: string;
+  socketPath: string;
+  /** Streamable HTTP endpoint when on. */
+  httpUrl: string | null;
+  startedAt: number;
+  uptimeMs: number;
+  connections: number;
+  folders: number;
+  files: number;
+}
+
+export interface ClientInfo {
+  id: number;
+  name: string | null;
+  version: string | null;
+  transport: 'socket' | 'http';
+  connectedAt: number;
+  requests: number;
+}
+
+export interface Settings {
+  folders: Array<{ path: string } & FolderOptions>;
+  maxReadBytes: number;
+  /** null: the per-user default. */
+  socketPath: string | null;
+  http: { enabled: boolean; host: string; port: number };
+  log: { maxEntries: number; maxBytes: number };
+}
+
+/** What the window may change with updateSettings (folders have their own methods). */
+export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath' | 'log'>> & {
+  http?: Partial<Settings['http']>;
+};
+
+export type TrafficDirection = 'in' | 'out';
+export type TrafficKind = 'request' | 'response' | 'notification' | 'error';
+
+export interface TrafficEntry {
+  seq: number;
+  time: number;
+  connectionId: number;
+  client: string | null;
+  direction: TrafficDirection;
+  kind: TrafficKind;
+  method: string | null;
+  id: string | number | null;
+  /** Response entries: ms since their request. */
+  durationMs: number | null;
+  /** Size on the wire. */
+  bytes: number;
+  errorCode: number | null;
+  errorMessage: string | null;
+  /** The message as JSON, long strings cut to a preview with their true length. */
+  payload: string;
+  truncated: boolean;
+}
+
+export interface TrafficQuery {
+  connectionId?: number;
+  method?: string;
+  errorsOnly?: boolean;
+  text?: string;
+  /** Only entries with seq above this. */
+  afterSeq?: number;
+  /** Newest entries, at most this many (default 1000). */
+  limit?: number;
+}
+
+export type ClientKind = 'claude-desktop' | 'vscode' | 'cursor' | 'claude-code';
+
+export interface ClientConfigSnippet {
+  client: ClientKind;
+  title: string;
+  /** Where the snippet goes (a config file), or null for a command line. */
+  location: string | null;
+  language: 'json' | 'shell';
+  text: string;
+}
+
+export interface HostInfo {
+  kind: 'electron' | 'web';
+  /** True when pickFolders opens a native dialog; otherwise the window asks for a path. */
+  nativePicker: boolean;
+  platform: string;
+}
+
+/** Outcome of adding folders: each path either added or refused with a reason. */
+export interface AddFoldersResult {
+  added: string[];
+  refused: Array<{ path: string; reason: string }>;
+}
+
+export interface ShelfMethods {
+  hostInfo(): Promise<HostInfo>;
+  listFolders(): Promise<FolderInfo[]>;
+  addFolders(paths: string[]): Promise<AddFoldersResult>;
+  removeFolder(path: string): Promise<void>;
+  setFolderEnabled(path: string, enabled: boolean): Promise<FolderInfo>;
+  setFolderOptions(path: string, options: Partial<Omit<FolderOptions, 'enabled'>>): Promise<FolderInfo>;
+  /** Native picker; null where the host has none (see HostInfo.nativePicker) or the user cancelled. */
+  pickFolders(): Promise<string[] | null>;
+  listResources(folder: string, cursor?: string): Promise<ResourcePage>;
+  readResource(uri: string): Promise<ReadPreview>;
+  getStatus(): Promise<ServerStatus>;
+  listClients(): Promise<ClientInfo[]>;
+  getSettings(): Promise<Settings>;
+  updateSettings(patch: SettingsPatch): Promise<Settings>;
+  queryTraffic(query: TrafficQuery): Promise<TrafficEntry[]>;
+  clearTraffic(): Promise<void>;
+  exportTraffic(query: TrafficQuery): Promise<string>;
+  clientConfigs(): Promise<ClientConfigSnippet[]>;
+}
+
+export interface ShelfEvents {
+  traffic: TrafficEntry[];
+  folders: FolderInfo[];
+  clients: ClientInfo[];
+  status: ServerStatus;
+}
+
+export type ShelfMethodName = keyof ShelfMethods;
+export type ShelfEventName = keyof ShelfEvents;
+
+export interface ShelfApi extends ShelfMethods {
+  on<E extends ShelfEventName>(event: E, listener: (payload: ShelfEvents[E]) => void): () => void;
+}
+
+/** Every method, once. The satisfies clauses make a missing or extra name a compile error. */
+export const SHELF_METHODS = [
+  'hostInfo',
+  'listFolders',
+  'addFolders',
+  'removeFolder',
+  'setFolderEnabled',
+  'setFolderOptions',
+  'pickFolders',
+  'listResources',
+  'readResource',
+  'getStatus',
+  'listClients',
+  'getSettings',
+  'updateSettings',
+  'queryTraffic',
+  'clearTraffic',
+  'exportTraffic',
+  'clientConfigs',
+] as const satisfies readonly ShelfMethodName[];
+
+export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status'] as const satisfies readonly ShelfEventName[];
+
+type Exhaustive<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : { missing: Exclude<All, Listed> };
+export const methodsAreExhaustive: Exhaustive<ShelfMethodName, (typeof SHELF_METHODS)[number]> = true;
+export const eventsAreExhaustive: Exhaustive<ShelfEventName, (typeof SHELF_EVENTS)[number]> = true;
+
+/** Electron IPC channel names, derived from the tables. */
+export const ipcChannel = (method: ShelfMethodName): string => `shelf:${method}`;
+export const IPC_EVENT_CHANNEL = 'shelf:event';
+
+/**
+ * Builds a ShelfApi from a transport: `invoke` sends one method call,
+ * `listen` delivers events. The preload and the WebSocket client both use
+ * this, so both expose exactly the table's methods.
+ */
+export function createShelfClient(
+  invoke: (method: ShelfMethodName, args: unknown[]) => Promise<unknown>,
+  listen: (event: ShelfEventName, listener: (payload: unknown) => void) => () => void,
+): ShelfApi {
+  const api: Record<string, unknown> = {};
+  for (const method of SHELF_METHODS) {
+    api[method] = (...args: unknown[]) => invoke(method, args);
+  }
+  api.on = (event: ShelfEventName, listener: (payload: unknown) => void) => {
+    if (!(SHELF_EVENTS as readonly string[]).includes(event)) throw new Error(`Unknown event: ${String(event)}`);
+    return listen(event, listener);
+  };
+  return api as unknown as ShelfApi;
+}
+
+/** WebSocket frames of the web host. */
+export type WireFrame =
+  | { type: 'call'; id: number; method: ShelfMethodName; args: unknown[] }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: string }
+  | { type: 'event'; event: ShelfEventName; payload: unknown };
