@@ -1,0 +1,1 @@
+export declare function electronBinary(): { path: string } | { path: null; reason: string };
