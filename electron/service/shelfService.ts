@@ -311,10 +311,11 @@ export class ShelfService implements ShelfMethods {
     return this.options.pickFolders ? this.options.pickFolders() : null;
   }
 
-  async listResources(folder: string, cursor?: string): Promise<ResourcePage> {
+  async listResources(folder: string, cursor?: string | null): Promise<ResourcePage> {
     const f = this.find(folder);
     if (!f.published) return { resources: [] };
-    return this.library.listResources(cursor, 1000, f.path);
+    // Over the WebSocket an absent cursor arrives as null.
+    return this.library.listResources(cursor ?? undefined, 1000, f.path);
   }
 
   async readResource(uri: string): Promise<ReadPreview> {

@@ -1,0 +1,69 @@
+import type { ClientInfo, ServerStatus } from '../../../shared/shelfApi';
+import { formatClock, formatDuration } from '../format';
+import { CopyButton } from '../ui/CopyButton';
+
+/** Where the server listens and who is connected. */
+export function ClientsPanel({ status, clients, now }: { status: ServerStatus | null; clients: ClientInfo[]; now: number }) {
+  return (
+    <section className="clients" aria-label="Server and clients">
+      <div className="cards">
+        <div className="card">
+          <div className="card-label">Socket</div>
+          <div className="card-value mono ellipsis" data-testid="socket-path" title={status?.socketPath}>
+            {status?.socketPath ?? '…'}
+          </div>
+          {status && <CopyButton text={status.socketPath} label="Copy path" />}
+        </div>
+        <div className="card">
+          <div className="card-label">Streamable HTTP</div>
+          <div className="card-value">{status?.httpUrl ?? <span className="muted">Off</span>}</div>
+        </div>
+        <div className="card">
+          <div className="card-label">Uptime</div>
+          <div className="card-value">{status ? formatDuration(now - status.startedAt) : '…'}</div>
+          <div className="muted small">version {status?.version}</div>
+        </div>
+        <div className="card">
+          <div className="card-label">Published</div>
+          <div className="card-value">
+            {status ? `${status.files.toLocaleString()} files` : '…'}
+          </div>
+          <div className="muted small">in {status?.folders ?? 0} folders</div>
+        </div>
+      </div>
+      <h3 className="section-title">Connected clients ({clients.length})</h3>
+      {clients.length === 0 ? (
+        <div className="empty-small">
+          <p>No client is connected. Set one up under “Connect a client”; it appears here when it starts.</p>
+        </div>
+      ) : (
+        <table className="table" data-testid="clients-table">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Client</th>
+              <th>Transport</th>
+              <th>Connected since</th>
+              <th className="num">Requests</th>
+            </tr>
+          </thead>
+          <tbody>
+            {clients.map((c) => (
+              <tr key={c.id}>
+                <td className="muted">{c.id}</td>
+                <td>
+                  {c.name ?? <span className="muted">not initialized yet</span>} {c.version && <span className="muted">{c.version}</span>}
+                </td>
+                <td>{c.transport}</td>
+                <td>
+                  {formatClock(c.connectedAt).slice(0, 8)} <span className="muted">({formatDuration(now - c.connectedAt)})</span>
+                </td>
+                <td className="num">{c.requests.toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

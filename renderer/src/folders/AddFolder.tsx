@@ -1,0 +1,56 @@
+import { useState, type FormEvent } from 'react';
+import type { HostInfo } from '../../../shared/shelfApi';
+
+/**
+ * "Add folder…": the native picker under Electron; a path field in a
+ * browser, which cannot open a folder picker that reveals paths.
+ */
+export function AddFolder({
+  host,
+  onPick,
+  onAddPath,
+  autoFocus = false,
+}: {
+  host: HostInfo | null;
+  onPick: () => void;
+  onAddPath: (path: string) => Promise<boolean>;
+  autoFocus?: boolean;
+}) {
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (host?.nativePicker) {
+    return (
+      <button type="button" className="btn btn-primary" onClick={onPick}>
+        Add folder…
+      </button>
+    );
+  }
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!path.trim()) return;
+    setBusy(true);
+    const ok = await onAddPath(path.trim());
+    setBusy(false);
+    if (ok) setPath('');
+  };
+  return (
+    <form className="add-path" onSubmit={submit}>
+      <label className="visually-hidden" htmlFor="add-path-input">
+        Folder path
+      </label>
+      <input
+        id="add-path-input"
+        className="input"
+        placeholder="/path/to/folder"
+        value={path}
+        onChange={(e) => setPath(e.target.value)}
+        spellCheck={false}
+        autoComplete="off"
+        autoFocus={autoFocus}
+      />
+      <button type="submit" className="btn btn-primary" disabled={busy || !path.trim()}>
+        Publish
+      </button>
+    </form>
+  );
+}

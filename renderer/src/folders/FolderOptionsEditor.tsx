@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
+
+/** Per-folder rules: dotfiles, .gitignore, extra ignore patterns. Applied live on save. */
+export function FolderOptionsEditor({
+  folder,
+  onSave,
+  onClose,
+}: {
+  folder: FolderInfo;
+  onSave: (options: Partial<Omit<FolderOptions, 'enabled'>>) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [showHidden, setShowHidden] = useState(folder.options.showHidden);
+  const [gitignore, setGitignore] = useState(folder.options.gitignore);
+  const [patterns, setPatterns] = useState(folder.options.extraIgnore.join('\n'));
+  const [saving, setSaving] = useState(false);
+  const id = `opts-${folder.path.replace(/[^A-Za-z0-9]/g, '_')}`;
+  return (
+    <form
+      className="folder-options"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setSaving(true);
+        const extraIgnore = patterns.split('\n').map((p) => p.trim()).filter(Boolean);
+        await onSave({ showHidden, gitignore, extraIgnore });
+        setSaving(false);
+        onClose();
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+    >
+      <label className="check">
+        <input type="checkbox" checked={showHidden} onChange={(e) => setShowHidden(e.target.checked)} />
+        Publish dotfiles <span className="muted">(secrets like .env and keys stay hidden)</span>
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={gitignore} onChange={(e) => setGitignore(e.target.checked)} />
+        Honour .gitignore
+      </label>
+      <label htmlFor={`${id}-patterns`} className="field-label">
+        Also ignore <span className="muted">(gitignore patterns, one per line)</span>
+      </label>
+      <textarea
+        id={`${id}-patterns`}
+        className="input mono"
+        rows={3}
+        value={patterns}
+        onChange={(e) => setPatterns(e.target.value)}
+        placeholder={'*.log\nbuild/'}
+        spellCheck={false}
+      />
+      <div className="row-end">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          Apply
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,148 @@
+import { useEffect, useMemo, useState } from 'react';
+import Markdown from 'react-markdown';
+import type { ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
+import { formatBytes } from '../format';
+import { CopyButton } from '../ui/CopyButton';
+import { CodeView } from './CodeView';
+import { HexView } from './HexView';
+import { base64Bytes, languageFor, previewKind, rawResponseText, type PreviewKind } from './previewKind';
+
+/** A blob: URL for media and PDFs, revoked when the preview changes. */
+function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string | null {
+  const url = useMemo(() => {
+    if (!enabled || !contents || !('blob' in contents)) return null;
+    return URL.createObjectURL(new Blob([base64Bytes(contents.blob) as BlobPart], { type: contents.mimeType }));
+  }, [contents, enabled]);
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  return url;
+}
+
+/** The body of a preview, by kind: what a person would want to see of what the client got. */
+export function PreviewBody({ preview, name }: { preview: ReadPreview; name: string }) {
+  const kind: PreviewKind = previewKind(preview);
+  const contents = preview.ok ? (preview.result.contents[0] as ResourceContents) : null;
+  const [markdownRaw, setMarkdownRaw] = useState(false);
+  const blobUrl = useBlobUrl(contents, kind === 'audio' || kind === 'video' || kind === 'pdf');
+  const hexBytes = useMemo(
+    () => (contents && 'blob' in contents && (kind === 'hex' || kind === 'pdf') ? base64Bytes(contents.blob, 1024 * 1024) : null),
+    [contents, kind],
+  );
+
+  if (!preview.ok) {
+    return (
+      <div className="preview-error" role="alert" data-testid="preview-error">
+        <div className="error-code">Error {preview.error.code}</div>
+        <div className="error-message">{preview.error.message}</div>
+        {preview.error.data !== undefined && <pre className="mono small">{JSON.stringify(preview.error.data, null, 2)}</pre>}
+        <p className="muted small">This is the JSON-RPC error an MCP client gets for this resource.</p>
+      </div>
+    );
+  }
+  const c = contents as ResourceContents;
+  switch (kind) {
+    case 'image': {
+      const src = 'text' in c ? `data:${c.mimeType};charset=utf-8,${encodeURIComponent(c.text)}` : `data:${c.mimeType};base64,${c.blob}`;
+      return (
+        <div className="media-view checkerboard">
+          <img src={src} alt={name} data-testid="image-view" />
+        </div>
+      );
+    }
+    case 'audio':
+      return <div className="media-view">{blobUrl && <audio controls src={blobUrl} data-testid="audio-view" />}</div>;
+    case 'video':
+      return <div className="media-view">{blobUrl && <video controls src={blobUrl} data-testid="video-view" />}</div>;
+    case 'pdf':
+      return (
+        <object className="pdf-view" data={blobUrl ?? undefined} type="application/pdf" data-testid="pdf-view">
+          <p className="note">This window cannot display PDFs here; the bytes follow.</p>
+          {hexBytes && <HexView bytes={hexBytes} />}
+        </object>
+      );
+    case 'hex':
+      return (
+        <>
+          {hexBytes && preview.size > hexBytes.length && (
+            <p className="note">
+              Showing the first {formatBytes(hexBytes.length)} of {formatBytes(preview.size)}.
+            </p>
+          )}
+          <HexView bytes={hexBytes ?? new Uint8Array()} />
+        </>
+      );
+    case 'json': {
+      const text = 'text' in c ? c.text : '';
+      let pretty = text;
+      try {
+        pretty = JSON.stringify(JSON.parse(text), null, 2);
+      } catch {
+        // not valid JSON after all: show it as it is
+      }
+      return <CodeView text={pretty} language="json" />;
+    }
+    case 'markdown': {
+      const text = 'text' in c ? c.text : '';
+      return (
+        <div className="markdown-wrap">
+          <div className="segmented small-seg" role="group" aria-label="Markdown view">
+            <button type="button" aria-pressed={!markdownRaw} onClick={() => setMarkdownRaw(false)}>
+              Rendered
+            </button>
+            <button type="button" aria-pressed={markdownRaw} onClick={() => setMarkdownRaw(true)}>
+              Source
+            </button>
+          </div>
+          {markdownRaw ? (
+            <CodeView text={text} language="markdown" />
+          ) : (
+            <article className="markdown" data-testid="markdown-view">
+              <Markdown>{text}</Markdown>
+            </article>
+          )}
+        </div>
+      );
+    }
+    default:
+      return <CodeView text={'text' in c ? c.text : ''} language={languageFor(name, c.mimeType)} />;
+  }
+}
+
+/** The selected resource: its identity, then what an MCP client receives for it. */
+export function Preview({ resource, preview, loading }: { resource: ResourceInfo; preview: ReadPreview | null; loading: boolean }) {
+  const [raw, setRaw] = useState(false);
+  return (
+    <section className="preview" aria-label="Preview">
+      <header className="preview-head">
+        <div className="preview-title">
+          <h2>{resource.title}</h2>
+          <span className="muted mono small">{resource.name}</span>
+        </div>
+        <div className="uri-line">
+          <code className="uri mono" data-testid="resource-uri">
+            {resource.uri}
+          </code>
+          <CopyButton text={resource.uri} label="Copy URI" />
+        </div>
+        <div className="chips">
+          <span className="chip">{resource.mimeType}</span>
+          <span className="chip">{formatBytes(resource.size)}</span>
+          {preview?.ok && <span className="chip chip-accent">{preview.kind === 'text' ? 'text' : 'blob (base64)'}</span>}
+          {preview && !preview.ok && <span className="chip chip-error">error {preview.error.code}</span>}
+          <span className="spacer" />
+          <div className="segmented" role="group" aria-label="Preview mode">
+            <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>
+              Preview
+            </button>
+            <button type="button" aria-pressed={raw} onClick={() => setRaw(true)} data-testid="raw-toggle">
+              Raw response
+            </button>
+          </div>
+        </div>
+      </header>
+      <div className="preview-body">
+        {loading && !preview && <p className="muted">Reading…</p>}
+        {preview && (raw ? <CodeView text={rawResponseText(preview)} language="json" /> : <PreviewBody preview={preview} name={resource.name} />)}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ReadPreview, ResourceContents } from '../../../shared/shelfApi';
+
+export type PreviewKind = 'markdown' | 'json' | 'code' | 'image' | 'audio' | 'video' | 'pdf' | 'hex' | 'error';
+
+/** How the window shows a read: by what the client got (text or blob) and its MIME type. */
+export function previewKind(preview: ReadPreview): PreviewKind {
+  if (!preview.ok) return 'error';
+  const c = preview.result.contents[0] as ResourceContents;
+  const mime = c.mimeType.toLowerCase();
+  if ('text' in c) {
+    if (mime === 'image/svg+xml') return 'image'; // shown as an image, never as inline markup
+    if (mime === 'text/markdown') return 'markdown';
+    if (mime === 'application/json' || mime.endsWith('+json')) return 'json';
+    return 'code';
+  }
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('audio/')) return 'audio';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime === 'application/pdf') return 'pdf';
+  return 'hex';
+}
+
+/** Long text and blobs shown elided, so the raw view of a 10 MB file stays light. */
+export function rawResponseText(preview: ReadPreview, id: number | string = 1, maxChars = 2000): string {
+  const elide = (s: string) => (s.length > maxChars ? `${s.slice(0, maxChars)}… [${s.length} chars elided]` : s);
+  if (!preview.ok) return JSON.stringify({ jsonrpc: '2.0', id, error: preview.error }, null, 2);
+  const contents = preview.result.contents.map((c) =>
+    'text' in c ? { ...c, text: elide(c.text) } : { ...c, blob: elide(c.blob) },
+  );
+  return JSON.stringify({ jsonrpc: '2.0', id, result: { contents } }, null, 2);
+}
+
+/** Bytes of a base64 blob, for the hex view and media URLs. */
+export function base64Bytes(b64: string, max = Number.POSITIVE_INFINITY): Uint8Array {
+  const bin = atob(b64);
+  const n = Math.min(bin.length, max);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** One hex-dump line: offset, 16 bytes in hex, and their printable ASCII. */
+export function hexLine(bytes: Uint8Array, offset: number): string {
+  const slice = bytes.subarray(offset, offset + 16);
+  const hex = Array.from(slice, (b) => b.toString(16).padStart(2, '0')).join(' ').padEnd(47, ' ');
+  const ascii = Array.from(slice, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+  return `${offset.toString(16).padStart(8, '0')}  ${hex}  ${ascii}`;
+}
+
+/** highlight.js language for a file name, or null for plain text. */
+export function languageFor(name: string, mime: string): string | null {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  const byExt: Record<string, string> = {
+    ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
+    py: 'python', rb: 'ruby', go: 'go', rs: 'rust', java: 'java', kt: 'kotlin', swift: 'swift', c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', hpp: 'cpp', cs: 'csharp',
+    css: 'css', scss: 'scss', html: 'xml', xml: 'xml', svg: 'xml', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'ini', ini: 'ini', sh: 'bash', bash: 'bash', zsh: 'bash',
+    sql: 'sql', md: 'markdown', php: 'php', lua: 'lua', diff: 'diff', patch: 'diff', dockerfile: 'dockerfile', makefile: 'makefile',
+  };
+  if (byExt[ext]) return byExt[ext] as string;
+  if (/dockerfile/i.test(name)) return 'dockerfile';
+  if (/^makefile$/i.test(name.split('/').pop() ?? '')) return 'makefile';
+  if (mime.includes('json')) return 'json';
+  return null;
+}
