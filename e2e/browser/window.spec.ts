@@ -1,0 +1,150 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { makeTree, uriOf } from '../../test/support/fixtures.js';
+import { connectSdkClient } from '../../test/support/shelfProcess.js';
+import { expect, SHOTS, test } from './shelfFixture.js';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAKUlEQVR42mNkYPhfz0AEYBxVSF+FjIyM/4lRyDiqkL4KR8NhVCF9FQIAT6sP8dYf2qIAAAAASUVORK5CYII=',
+  'base64',
+);
+
+let root: string;
+
+test.beforeEach(async () => {
+  root = await makeTree({
+    'src/server.ts': "import { createServer } from 'node:http';\n\nexport function start(port = 8080): void {\n  createServer().listen(port);\n}\n",
+    'docs/README.md': '# Notes\n\nPublished with **MCP Shelf**.\n',
+    'assets/logo.png': PNG,
+    'assets/data.bin': Buffer.from([0, 1, 2, 3, 0xde, 0xad, 0xbe, 0xef, 0x41, 0x42]),
+    'big.log': 'x'.repeat(9000),
+    'package.json': '{"name":"demo","version":"1.0.0"}',
+  }, 'e2e-folder-');
+});
+
+test.afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function addByPath(page: Page, folder: string): Promise<void> {
+  await page.getByLabel('Folder path').fill(folder);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+}
+
+async function openFile(page: Page, dir: string | null, name: string): Promise<void> {
+  if (dir) await page.getByRole('treeitem', { name: new RegExp(`^${dir}`) }).click();
+  await page.getByTestId('file-row').filter({ hasText: name }).click();
+}
+
+test('empty state explains the app and offers the path field', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await expect(page.getByTestId('empty-state')).toContainText('publishes the folders you choose');
+  await expect(page.getByLabel('Folder path')).toBeFocused();
+  await shoot(page, '01-empty');
+});
+
+test('add a folder by path and browse its files; a bad path gets a clear message', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await addByPath(page, path.join(root, 'nope'));
+  await expect(page.getByRole('status')).toContainText('Folder not found');
+  await addByPath(page, root);
+  await expect(page.getByTestId('folder-card')).toContainText('6 files');
+  await expect(page.getByTestId('folder-card')).toContainText('Watching');
+  await expect(page.getByRole('treeitem', { name: /^src/ })).toBeVisible();
+  await expect(page.getByTestId('file-row').filter({ hasText: 'package.json' })).toContainText('application/json');
+  await page.getByLabel('Filter files').fill('logo');
+  await expect(page.getByTestId('file-row')).toHaveCount(1);
+  await page.getByLabel('Filter files').fill('');
+  await shoot(page, '02-folders');
+});
+
+test('previews text (highlighted), an image, a binary (hex) and a too-large file (the client’s error)', async ({ page, startShelf }) => {
+  const shelf = await startShelf(['--max-read-bytes', '8192']);
+  await page.goto(shelf.url);
+  await addByPath(page, root);
+
+  await openFile(page, 'src', 'server.ts');
+  await expect(page.getByTestId('code-view')).toHaveAttribute('data-language', 'typescript');
+  await expect(page.locator('.hljs-keyword').first()).toHaveText('import');
+  await expect(page.getByTestId('resource-uri')).toHaveText(uriOf(root, 'src/server.ts'));
+  await shoot(page, '03-preview-text');
+
+  await page.getByTestId('raw-toggle').click();
+  await expect(page.getByTestId('code-view')).toContainText('"jsonrpc": "2.0"');
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+
+  await openFile(page, 'assets', 'logo.png');
+  const img = page.getByTestId('image-view');
+  await expect(img).toBeVisible();
+  expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(16);
+  await shoot(page, '04-preview-image');
+
+  await openFile(page, null, 'data.bin');
+  await expect(page.getByTestId('hex-view')).toContainText('00000000  00 01 02 03 de ad be ef 41 42');
+
+  await openFile(page, null, 'big.log');
+  await expect(page.getByTestId('preview-error')).toContainText('Error -32004');
+  await expect(page.getByTestId('preview-error')).toContainText('over the 8192-byte read limit');
+});
+
+test('a real SDK client’s requests stream into the log, paired with responses; errors filter', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await addByPath(page, root);
+  await expect(page.getByTestId('folder-card')).toBeVisible();
+  const client = await connectSdkClient(shelf.socketPath, 'e2e-client');
+  try {
+    await client.listResources();
+    await client.readResource({ uri: uriOf(root, 'docs/README.md') });
+    await client.readResource({ uri: uriOf(root, 'missing.txt') }).catch(() => undefined);
+
+    await page.getByRole('tab', { name: /Clients/ }).click();
+    await expect(page.getByTestId('clients-table')).toContainText('e2e-client');
+
+    await page.getByRole('tab', { name: /Traffic/ }).click();
+    const reads = page.getByTestId('traffic-row').filter({ hasText: 'resources/read' });
+    await expect(reads).toHaveCount(4); // two requests, a response and an error
+    await reads.filter({ hasText: 'ok' }).first().click();
+    const detail = page.getByTestId('traffic-detail');
+    await expect(detail.locator('.detail-pane').first()).toContainText('"method": "resources/read"');
+    await expect(detail.locator('.detail-pane').nth(1)).toContainText('Published with **MCP Shelf**');
+    await shoot(page, '05-log');
+
+    await page.getByLabel('Errors only').check();
+    await expect(page.getByTestId('traffic-row')).toHaveCount(1);
+    await expect(page.getByTestId('traffic-row')).toContainText('-32002');
+  } finally {
+    await client.close();
+  }
+});
+
+test('removing a folder takes it out of the tree and out of the client’s list', async ({ page, shelf }) => {
+  const other = await makeTree({ 'keep.txt': 'k' }, 'e2e-other-');
+  try {
+    await page.goto(shelf.url);
+    await addByPath(page, root);
+    await expect(page.getByTestId('folder-card')).toHaveCount(1);
+    await addByPath(page, other);
+    await expect(page.getByTestId('folder-card')).toHaveCount(2);
+    const client = await connectSdkClient(shelf.socketPath);
+    try {
+      expect((await client.listResources()).resources).toHaveLength(7);
+      await page.getByRole('button', { name: `Remove ${path.basename(root)}` }).click();
+      await expect(page.getByTestId('folder-card')).toHaveCount(1);
+      await expect(page.getByRole('treeitem', { name: /^src/ })).toHaveCount(0);
+      await expect.poll(async () => (await client.listResources()).resources.map((r) => r.name)).toEqual(['keep.txt']);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await rm(other, { recursive: true, force: true });
+  }
+});
