@@ -14,6 +14,8 @@ export interface RunningShelf {
 
 /** A real `mcp-shelf serve --ui` per test, with its own settings and socket. */
 export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: string[]) => Promise<RunningShelf> }>({
+  // Playwright reads a fixture's dependencies from this pattern; this one has none.
+  // eslint-disable-next-line no-empty-pattern
   startShelf: async ({}, use) => {
     const started: RunningShelf[] = [];
     await use(async (args = []) => {
