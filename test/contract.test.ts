@@ -29,6 +29,13 @@ describe('ShelfApi contract symmetry', () => {
       }
       await expect(dispatch(svc.service, 'listFolders', 'not-an-array')).rejects.toThrow(/array/);
       await expect(dispatch(svc.service, 'listFolders', [])).resolves.toEqual([]);
+      // Arguments are validated by the service, whichever host delivered them.
+      await expect(dispatch(svc.service, 'queryTraffic', [{ limit: 'all' }])).rejects.toThrow(/Invalid traffic query/);
+      await expect(dispatch(svc.service, 'queryTraffic', [{ evil: true }])).rejects.toThrow(/Invalid traffic query/);
+      await expect(dispatch(svc.service, 'queryTraffic', [{ method: null, limit: 5 }])).resolves.toEqual([]);
+      await expect(dispatch(svc.service, 'setFolderEnabled', ['/nope', 'yes'])).rejects.toThrow(/Not a published folder/);
+      await expect(dispatch(svc.service, 'addFolders', ['not-a-list'])).rejects.toThrow(/list of paths/);
+      await expect(dispatch(svc.service, 'updateSettings', [{ log: { maxEntries: -5 } }])).rejects.toThrow(/Invalid setting/);
     } finally {
       await svc.stop();
     }

@@ -22,7 +22,8 @@ import { Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import type { RuleOptions } from '../library/rules.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
-import { FolderOptionsPatchSchema, SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
+import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
+import { FolderOptionsPatchSchema, parseTrafficQuery } from './apiSchemas.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
 import { defaultSocketPath, prepareSocketDir } from '../transport/socketPath.js';
 import { listenSocket, type ListeningSocket } from '../transport/socketServer.js';
@@ -386,7 +387,7 @@ export class ShelfService implements ShelfMethods {
   }
 
   async queryTraffic(query: TrafficQuery): Promise<TrafficEntry[]> {
-    return this.traffic.query(query ?? {});
+    return this.traffic.query(parseTrafficQuery(query));
   }
 
   async clearTraffic(): Promise<void> {
@@ -394,7 +395,7 @@ export class ShelfService implements ShelfMethods {
   }
 
   async exportTraffic(query: TrafficQuery): Promise<string> {
-    return this.traffic.exportJsonLines(query ?? {});
+    return this.traffic.exportJsonLines(parseTrafficQuery(query));
   }
 
   async clientConfigs(): Promise<ClientConfigSnippet[]> {

@@ -14,16 +14,6 @@ const FolderSchema = z.object({
   extraIgnore: z.array(z.string()).default([]),
 });
 
-/** What the window may change on a folder; anything else is refused. */
-export const FolderOptionsPatchSchema = z
-  .object({
-    showHidden: z.boolean(),
-    gitignore: z.boolean(),
-    extraIgnore: z.array(z.string().min(1).max(1000)).max(500),
-  })
-  .partial()
-  .strict();
-
 /** The file's shape; unknown keys are dropped, missing ones take defaults. */
 export const SettingsSchema = z.object({
   folders: z.array(FolderSchema).default([]),
