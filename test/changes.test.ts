@@ -57,8 +57,14 @@ describe('subscriptions and list changes with real file edits', () => {
     expect(updated).toEqual([]);
   });
 
-  it('refuses to subscribe to what it would not read', async () => {
-    await expect(client.subscribeResource({ uri: 'file:///etc/passwd' })).rejects.toMatchObject({ code: -32002 });
+  it('accepts a subscription to any URI alike, and never notifies for an unpublished one', async () => {
+    // Refusing only some URIs would tell a client which hidden files exist.
+    await expect(client.subscribeResource({ uri: uriOf(root, '.env') })).resolves.toEqual({});
+    await expect(client.subscribeResource({ uri: 'test://watched-resource' })).resolves.toEqual({});
+    await writeFile(path.join(root, '.env'), 'SECRET=2');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(updated.filter((u) => u.endsWith('.env'))).toEqual([]);
+    await expect(client.subscribeResource({ uri: 42 } as never)).rejects.toMatchObject({ code: -32602 });
   });
 
   it('sends list_changed to every connection when files come and go', async () => {

@@ -64,6 +64,7 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
       resources: { subscribe: true, listChanged: true },
       completions: {},
       logging: {},
+      tools: {},
     });
     expect(client.getServerVersion()?.name).toBe('mcp-shelf');
   });
@@ -142,10 +143,12 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
     const all = await client.complete({ ref, argument: { name: 'path', value: '' } });
     expect(all.completion.total).toBe(12);
     await expectMcpError(client.complete({ ref: { type: 'ref/resource', uri: 'file:///nope/{+path}' }, argument: { name: 'path', value: '' } }), -32602);
+    // No prompts here, so nothing to suggest for one.
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'any' }, argument: { name: 'a', value: 'x' } })).completion).toEqual({ values: [], total: 0, hasMore: false });
   });
 
   it('answers -32601 for an unknown method, and keeps serving', async () => {
-    await expectMcpError(client.request({ method: 'tools/list' } as never, {} as never), -32601);
+    await expectMcpError(client.request({ method: 'prompts/list' } as never, {} as never), -32601);
     await expect(client.ping()).resolves.toBeDefined();
   });
 });

@@ -139,10 +139,16 @@ describe('safety: only published files, whatever the client sends', () => {
   });
 
   it('gives no method that writes, moves or deletes, and the tree is untouched', async () => {
-    for (const method of ['resources/write', 'resources/delete', 'tools/call', 'files/write']) {
+    for (const method of ['resources/write', 'resources/delete', 'files/write', 'prompts/get']) {
       const res = await raw.request(method, { uri: uriOf(docs, 'ok.txt'), text: 'pwned' });
       expect(res.error?.code).toBe(-32601);
     }
+    // The tools are read-only mirrors: no tool writes, and no argument makes one write.
+    const tools = (await raw.request('tools/list')).result as { tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> };
+    expect(tools.tools.map((t) => t.name).sort()).toEqual(['list_resources', 'read_resource', 'search_resources']);
+    expect(tools.tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    const unknownTool = await raw.request('tools/call', { name: 'write_file', arguments: { path: 'ok.txt', content: 'pwned' } });
+    expect(unknownTool.error?.code).toBe(-32602);
     expect(await fingerprint(base)).toBe(before);
   });
 });

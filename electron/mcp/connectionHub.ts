@@ -2,8 +2,9 @@ import type { Socket } from 'node:net';
 import type { ClientInfo } from '../../shared/shelfApi.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
-import { SocketTransport } from '../transport/socketTransport.js';
-import { createShelfServer, type ShelfServer } from './shelfServer.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
+import { createShelfServer, type ShelfServer, type ShelfServerOptions } from './shelfServer.js';
 
 export interface Connection {
   id: number;
@@ -19,6 +20,8 @@ export interface HubOptions {
   log?: (message: string) => void;
   /** Records every message of every connection. */
   traffic?: TrafficLog;
+  /** What each connection's server offers (the tools switch). */
+  server?: ShelfServerOptions;
 }
 
 /** Every live MCP connection, each with its own SDK Server over the shared library. */
@@ -62,28 +65,62 @@ export class ConnectionHub {
 
   /** Serves MCP on a freshly accepted socket until either side closes it. */
   acceptSocket(socket: Socket): void {
+    socket.on('error', () => undefined);
+    void this.attach('socket', (id, observer) =>
+      new SocketTransport(socket, {
+        onProtocolError: (message) => this.options.log?.(`connection ${id}: ${message}`),
+        observer,
+      }),
+    ).catch(() => socket.destroy());
+  }
+
+  /**
+   * Serves one Streamable HTTP session. The SDK transport has no wire hook,
+   * so its send and onmessage are wrapped to feed the traffic log.
+   */
+  async acceptHttp(transport: Transport): Promise<Connection> {
+    return this.attach('http', (_id, observer) => {
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        observer.outgoing(message, Buffer.byteLength(JSON.stringify(message)));
+        return send(message, options);
+      };
+      return transport;
+    }, (observer) => {
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        observer.incoming(message, Buffer.byteLength(JSON.stringify(message)));
+        deliver?.(message, extra);
+      };
+    });
+  }
+
+  /** One SDK Server for one transport, over the shared library, counted and logged. */
+  private async attach(
+    kind: Connection['transport'],
+    makeTransport: (id: number, observer: WireObserver) => Transport,
+    afterConnect?: (observer: WireObserver) => void,
+  ): Promise<Connection> {
     const id = this.nextId++;
     const traffic = this.options.traffic;
-    const shelf = createShelfServer(this.library);
+    const shelf = createShelfServer(this.library, this.options.server);
     const connection: Connection = {
       id,
-      transport: 'socket',
+      transport: kind,
       connectedAt: Date.now(),
       requests: 0,
       shelf,
       close: () => shelf.server.close(),
     };
-    const transport = new SocketTransport(socket, {
-      onProtocolError: (message) => this.options.log?.(`connection ${id}: ${message}`),
-      observer: {
-        incoming: (message, bytes, raw) => {
-          const m = message as { method?: unknown; id?: unknown } | null;
-          if (m && typeof m.method === 'string' && m.id !== undefined) connection.requests++;
-          traffic?.record(id, 'in', message, bytes, raw);
-        },
-        outgoing: (message, bytes) => traffic?.record(id, 'out', message, bytes),
+    const observer: WireObserver = {
+      incoming: (message, bytes, raw) => {
+        const m = message as { method?: unknown; id?: unknown } | null;
+        if (m && typeof m.method === 'string' && m.id !== undefined) connection.requests++;
+        traffic?.record(id, 'in', message, bytes, raw);
       },
-    });
+      outgoing: (message, bytes) => traffic?.record(id, 'out', message, bytes),
+    };
+    const transport = makeTransport(id, observer);
     this.connections.set(id, connection);
     shelf.server.oninitialized = () => this.changed();
     shelf.server.onclose = () => {
@@ -94,12 +131,18 @@ export class ConnectionHub {
     };
     // Protocol-level oddities (a response to nothing, say) are the client's problem, not a crash.
     shelf.server.onerror = () => undefined;
-    socket.on('error', () => undefined);
-    shelf.server.connect(transport).catch((err: Error) => {
-      this.options.log?.(`connection ${id}: ${err.message}`);
-      socket.destroy();
-    });
     this.changed();
+    try {
+      await shelf.server.connect(transport);
+    } catch (err) {
+      this.options.log?.(`connection ${id}: ${(err as Error).message}`);
+      this.connections.delete(id);
+      shelf.dispose();
+      this.changed();
+      throw err;
+    }
+    afterConnect?.(observer);
+    return connection;
   }
 
   async closeAll(): Promise<void> {

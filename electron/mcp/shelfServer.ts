@@ -1,6 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  CallToolRequestSchema,
   CompleteRequestSchema,
+  ListToolsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ReadResourceRequestSchema,
@@ -11,6 +13,7 @@ import * as z from 'zod';
 import type { Library } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 import { VERSION } from '../version.js';
+import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
 const LIST_CHANGED_DEBOUNCE_MS = 100;
@@ -40,6 +43,14 @@ function handle<T extends { method: string }, R>(
   });
 }
 
+export interface ShelfServerOptions {
+  /** Offer the read-only tools that mirror the resources (on by default). */
+  tools?: boolean;
+}
+
+/** Subscriptions one connection may hold; a client asking for more gets an error, not our memory. */
+const MAX_SUBSCRIPTIONS = 10_000;
+
 export interface ShelfServer {
   server: Server;
   subscriptions: ReadonlySet<string>;
@@ -51,7 +62,8 @@ export interface ShelfServer {
  * One SDK Server for one connection, over the shared library. Subscriptions
  * belong to the connection and end with it.
  */
-export function createShelfServer(library: Library): ShelfServer {
+export function createShelfServer(library: Library, options: ShelfServerOptions = {}): ShelfServer {
+  const tools = options.tools ?? true;
   const server = new Server(
     { name: 'mcp-shelf', title: 'MCP Shelf', version: VERSION },
     {
@@ -59,6 +71,7 @@ export function createShelfServer(library: Library): ShelfServer {
         resources: { subscribe: true, listChanged: true },
         completions: {},
         logging: {},
+        ...(tools ? { tools: {} } : {}),
       },
       instructions:
         'MCP Shelf publishes local folders as read-only resources. List them with resources/list, read them with resources/read, and subscribe to be told when a file changes.',
@@ -72,8 +85,12 @@ export function createShelfServer(library: Library): ShelfServer {
     return { contents: [contents] };
   });
   handle(server, ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: library.templates() }));
+  // Any URI may be subscribed: updates only ever come for published files, and
+  // answering alike for every URI tells nothing about what exists.
   handle(server, SubscribeRequestSchema, (req) => {
-    if (!library.resolve(req.params.uri)) throw ShelfError.notFound(req.params.uri);
+    if (!subscriptions.has(req.params.uri) && subscriptions.size >= MAX_SUBSCRIPTIONS) {
+      throw ShelfError.invalidParams(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
+    }
     subscriptions.add(req.params.uri);
     return {};
   });
@@ -83,10 +100,16 @@ export function createShelfServer(library: Library): ShelfServer {
   });
   handle(server, CompleteRequestSchema, (req) => {
     const { ref, argument } = req.params;
-    if (ref.type !== 'ref/resource') throw ShelfError.invalidParams('This server has no prompts to complete');
+    // This server has no prompts, so there is nothing to suggest for one.
+    if (ref.type !== 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
     if (argument.name !== 'path') throw ShelfError.invalidParams(`Unknown template argument: ${argument.name}`);
     return { completion: library.complete(ref.uri, argument.value) };
   });
+
+  if (tools) {
+    handle(server, ListToolsRequestSchema, () => ({ tools: SHELF_TOOLS }));
+    handle(server, CallToolRequestSchema, (req) => callShelfTool(library, req.params.name, req.params.arguments));
+  }
 
   const initialized = () => server.getClientCapabilities() !== undefined;
   const ignoreClosed = () => undefined; // the connection may be gone; its close path cleans up
