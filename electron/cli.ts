@@ -3,7 +3,8 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_MAX_READ_BYTES } from '../shared/errorCodes.js';
-import { CLI_PATH, startHeadless, UsageError } from './headless.js';
+import { CLI_PATH, startHeadless, UsageError, type HeadlessOptions } from './headless.js';
+import { isLoopbackAddress, parseHostPort } from './transport/httpServer.js';
 import { defaultSettingsDir } from './settings/settingsStore.js';
 import { runBridge } from './transport/bridge.js';
 import { defaultSocketPath } from './transport/socketPath.js';
@@ -39,6 +40,14 @@ Options:
   --max-read-bytes N     largest file a client may read, in bytes
                          (default: ${DEFAULT_MAX_READ_BYTES}, which keeps base64 replies under
                          the 10 MiB message limit of the official SDK clients)
+  --http [HOST:]PORT     also serve MCP Streamable HTTP at http://HOST:PORT/mcp
+                         (HOST defaults to 127.0.0.1; PORT 0 picks a free one)
+  --http-token TOKEN     bearer token HTTP clients must send (default: one is
+                         generated and saved in settings)
+  --http-no-auth         no token (loopback only; Host/Origin checks stay on)
+  --http-allow-remote    allow --http on a non-loopback address
+  --no-tools             do not offer the read-only tools that mirror the
+                         resources (for clients that only use tools)
   --no-gitignore         publish files that .gitignore files exclude
   --show-hidden          publish dotfiles (secrets such as .env, keys and .git
                          stay hidden)
@@ -79,6 +88,11 @@ async function serve(args: string[]): Promise<void> {
       'show-hidden': { type: 'boolean' },
       ui: { type: 'boolean' },
       'ui-port': { type: 'string' },
+      http: { type: 'string' },
+      'http-token': { type: 'string' },
+      'http-no-auth': { type: 'boolean' },
+      'http-allow-remote': { type: 'boolean' },
+      'no-tools': { type: 'boolean' },
       'config-dir': { type: 'string' },
     },
     SERVE_USAGE,
@@ -99,6 +113,21 @@ async function serve(args: string[]): Promise<void> {
   const maxReadBytes = wholeNumber('max-read-bytes', 1, Number.MAX_SAFE_INTEGER);
   const uiPort = wholeNumber('ui-port', 0, 65535);
   if (uiPort !== undefined && !values.ui) fail('--ui-port needs --ui', SERVE_USAGE);
+  let http: HeadlessOptions['http'];
+  if (values.http !== undefined) {
+    const where = parseHostPort(values.http as string);
+    if (!where) fail(`--http takes [HOST:]PORT, not "${values.http as string}"`, SERVE_USAGE);
+    if (values['http-no-auth'] && values['http-token'] !== undefined) fail('--http-no-auth and --http-token cannot go together', SERVE_USAGE);
+    if (values['http-no-auth'] && !isLoopbackAddress(where.host)) fail('--http-no-auth is only allowed on a loopback address', SERVE_USAGE);
+    if (!isLoopbackAddress(where.host) && !values['http-allow-remote']) {
+      fail(`--http ${where.host} is not a loopback address; add --http-allow-remote to expose MCP to other machines`, SERVE_USAGE);
+    }
+    const token = values['http-token'] as string | undefined;
+    if (token !== undefined && token.length < 16) fail('--http-token must be at least 16 characters', SERVE_USAGE);
+    http = { ...where, token, noAuth: Boolean(values['http-no-auth']), allowRemote: Boolean(values['http-allow-remote']) };
+  } else if (values['http-token'] !== undefined || values['http-no-auth'] || values['http-allow-remote']) {
+    fail('--http-token, --http-no-auth and --http-allow-remote need --http', SERVE_USAGE);
+  }
   const log = (message: string) => process.stderr.write(`mcp-shelf: ${message}\n`);
   let shelf;
   try {
@@ -109,6 +138,8 @@ async function serve(args: string[]): Promise<void> {
       rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']) },
       settingsDir: values['config-dir'] as string | undefined,
       uiPort: values.ui ? (uiPort ?? 0) : undefined,
+      http,
+      tools: values['no-tools'] ? false : undefined,
       log,
     });
   } catch (err) {
@@ -125,9 +156,15 @@ async function serve(args: string[]): Promise<void> {
   log(`MCP Shelf ${VERSION}: ${folders.length} folder(s), ${files} file(s) published`);
   for (const f of folders) log(`  ${f.path} (${f.error ?? `${f.fileCount} files`})`);
   const socketPath = shelf.service.socketPath;
-  log(`listening on ${socketPath}`);
   log(`connect a stdio client with: ${process.execPath} ${CLI_PATH} connect --socket ${socketPath}`);
+  const httpEndpoint = shelf.service.httpEndpoint;
+  if (httpEndpoint) {
+    log(`MCP over HTTP: ${httpEndpoint.url}`);
+    log(httpEndpoint.token ? `HTTP bearer token: ${httpEndpoint.token}` : 'HTTP without a token (--http-no-auth): loopback only');
+  }
   if (shelf.web) log(`window: ${shelf.web.url}`);
+  // Last, so whoever waits for this line finds everything above already printed.
+  log(`listening on ${socketPath}`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderOptions } from '../shared/shelfApi.js';
 import { nodeBridgeCommand } from './service/clientConfigs.js';
-import { ShelfService } from './service/shelfService.js';
+import { ShelfService, type ServiceOptions } from './service/shelfService.js';
 import { defaultSettingsDir } from './settings/settingsStore.js';
 import { PACKAGE_ROOT, RENDERER_DIR } from './version.js';
 import { startWebHost, type WebHost } from './webhost/webHost.js';
@@ -16,6 +16,8 @@ export interface HeadlessOptions {
   settingsDir?: string;
   /** Serve the window to a browser on this port (0: any free port). */
   uiPort?: number;
+  http?: ServiceOptions['http'];
+  tools?: boolean;
   log?: (message: string) => void;
 }
 
@@ -54,6 +56,8 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     sessionRules: options.rules,
     socketPath: options.socketPath,
     maxReadBytes: options.maxReadBytes,
+    http: options.http,
+    tools: options.tools,
     bridge: (socketPath) => nodeBridgeCommand(process.execPath, CLI_PATH, socketPath),
     log: options.log,
   });

@@ -53,6 +53,8 @@ export interface ServerStatus {
   socketPath: string;
   /** Streamable HTTP endpoint when on. */
   httpUrl: string | null;
+  /** Whether HTTP clients must send the bearer token (see getSettings for it). */
+  httpAuth: boolean;
   startedAt: number;
   uptimeMs: number;
   connections: number;
@@ -74,12 +76,14 @@ export interface Settings {
   maxReadBytes: number;
   /** null: the per-user default. */
   socketPath: string | null;
-  http: { enabled: boolean; host: string; port: number };
+  http: { enabled: boolean; host: string; port: number; token: string | null };
+  /** Offer the read-only tools that mirror the resources (applies to new connections). */
+  tools: boolean;
   log: { maxEntries: number; maxBytes: number };
 }
 
 /** What the window may change with updateSettings (folders have their own methods). */
-export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath' | 'log'>> & {
+export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath' | 'log' | 'tools'>> & {
   http?: Partial<Settings['http']>;
 };
 
@@ -117,7 +121,7 @@ export interface TrafficQuery {
   limit?: number;
 }
 
-export type ClientKind = 'claude-desktop' | 'vscode' | 'cursor' | 'claude-code';
+export type ClientKind = 'claude-desktop' | 'vscode' | 'cursor' | 'claude-code' | 'vscode-http' | 'claude-code-http' | 'cursor-http';
 
 export interface ClientConfigSnippet {
   client: ClientKind;

@@ -36,6 +36,11 @@ describe('mcp-shelf usage', () => {
     ['a bad --max-read-bytes', ['serve', '--max-read-bytes', '12kb', '.'], /--max-read-bytes must be a whole number from 1/],
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
     ['--ui-port without --ui', ['serve', '--ui-port', '8080', '.'], /--ui-port needs --ui/],
+    ['a bad --http', ['serve', '--http', 'localhost', '.'], /--http takes \[HOST:\]PORT/],
+    ['--http on a public address without the flag', ['serve', '--http', '0.0.0.0:0', '.'], /not a loopback address; add --http-allow-remote/],
+    ['--http-no-auth on a public address', ['serve', '--http', '0.0.0.0:0', '--http-no-auth', '--http-allow-remote', '.'], /only allowed on a loopback/],
+    ['--http-no-auth without --http', ['serve', '--http-no-auth', '.'], /need --http/],
+    ['a short --http-token', ['serve', '--http', '0', '--http-token', 'abc', '.'], /at least 16 characters/],
     ['an unknown connect flag', ['connect', '--nope'], /Unknown option '--nope'/],
   ])('%s: clear message on stderr, exit code 2', async (_name, args, message) => {
     const real = args.map((a) => (a === 'FILE' ? path.join(root, 'a.txt') : a));

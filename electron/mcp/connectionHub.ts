@@ -32,8 +32,12 @@ export class ConnectionHub {
 
   constructor(
     private readonly library: Library,
-    private readonly options: HubOptions = {},
-  ) {}
+    options: HubOptions = {},
+  ) {
+    this.options = { ...options };
+  }
+
+  private readonly options: HubOptions;
 
   get size(): number {
     return this.connections.size;
@@ -41,6 +45,11 @@ export class ConnectionHub {
 
   list(): Connection[] {
     return [...this.connections.values()];
+  }
+
+  /** Applies to connections made from now on (a live server's capabilities cannot change). */
+  setServerOptions(server: ShelfServerOptions): void {
+    this.options.server = server;
   }
 
   /** Told when a client connects, initializes or disconnects. */

@@ -39,8 +39,17 @@ function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Ready-to-paste configuration for each popular client, all launching the bridge. */
-export function clientConfigs(bridge: BridgeCommand, platform: string): ClientConfigSnippet[] {
+/** Streamable HTTP, when it is on: the URL and the bearer token clients send. */
+export interface HttpAccess {
+  url: string;
+  token: string | null;
+}
+
+/**
+ * Ready-to-paste configuration for each popular client, all launching the
+ * bridge; plus, when HTTP is on, the clients that can send headers.
+ */
+export function clientConfigs(bridge: BridgeCommand, platform: string, http: HttpAccess | null = null): ClientConfigSnippet[] {
   const where = configLocations(platform);
   const stdio = { command: bridge.command, args: bridge.args, ...(bridge.env ? { env: bridge.env } : {}) };
   const json = (v: unknown) => JSON.stringify(v, null, 2);
@@ -73,6 +82,37 @@ export function clientConfigs(bridge: BridgeCommand, platform: string): ClientCo
       location: null,
       language: 'shell',
       text: ['claude', 'mcp', 'add', ...envFlags, 'mcp-shelf', '--', bridge.command, ...bridge.args].map(shellQuote).join(' '),
+    },
+    ...(http ? httpSnippets(http, where) : []),
+  ];
+}
+
+function httpSnippets(http: HttpAccess, where: Record<'vscode' | 'cursor', string>): ClientConfigSnippet[] {
+  const headers = http.token ? { Authorization: `Bearer ${http.token}` } : undefined;
+  const json = (v: unknown) => JSON.stringify(v, null, 2);
+  return [
+    {
+      client: 'claude-code-http',
+      title: 'Claude Code (HTTP)',
+      location: null,
+      language: 'shell',
+      text: ['claude', 'mcp', 'add', '--transport', 'http', 'mcp-shelf', http.url, ...(headers ? ['--header', `Authorization: Bearer ${http.token}`] : [])]
+        .map(shellQuote)
+        .join(' '),
+    },
+    {
+      client: 'vscode-http',
+      title: 'VS Code (HTTP)',
+      location: where.vscode,
+      language: 'json',
+      text: json({ servers: { 'mcp-shelf': { type: 'http', url: http.url, ...(headers ? { headers } : {}) } } }),
+    },
+    {
+      client: 'cursor-http',
+      title: 'Cursor (HTTP)',
+      location: where.cursor,
+      language: 'json',
+      text: json({ mcpServers: { 'mcp-shelf': { url: http.url, ...(headers ? { headers } : {}) } } }),
     },
   ];
 }

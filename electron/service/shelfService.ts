@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
@@ -26,6 +27,7 @@ import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
 import { FolderOptionsPatchSchema, parseTrafficQuery } from './apiSchemas.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
 import { defaultSocketPath, prepareSocketDir } from '../transport/socketPath.js';
+import { startHttp, type HttpEndpoint } from '../transport/httpServer.js';
 import { listenSocket, type ListeningSocket } from '../transport/socketServer.js';
 import { VERSION } from '../version.js';
 import { clientConfigs, type BridgeCommand } from './clientConfigs.js';
@@ -44,6 +46,9 @@ export interface ServiceOptions {
   /** Overrides for this run, not saved. */
   socketPath?: string;
   maxReadBytes?: number;
+  tools?: boolean;
+  /** Streamable HTTP for this run (the command line); otherwise settings decide. */
+  http?: { host: string; port: number; token?: string; noAuth?: boolean; allowRemote?: boolean };
   /** The bridge command clients should launch. */
   bridge: (socketPath: string) => BridgeCommand;
   pickFolders?: () => Promise<string[] | null>;
@@ -80,6 +85,8 @@ export class ShelfService implements ShelfMethods {
   private readonly folders: ManagedFolder[] = [];
   private readonly listeners = new Map<ShelfEventName, Set<Listener<ShelfEventName>>>();
   private socket: ListeningSocket | null = null;
+  private http: HttpEndpoint | null = null;
+  private httpAuth = true;
   private readonly startedAt = Date.now();
   private folderTimer: NodeJS.Timeout | null = null;
   private readonly unsubscribers: Array<() => void> = [];
@@ -92,7 +99,7 @@ export class ShelfService implements ShelfMethods {
     this.settings = settings;
     this.library = new Library({ maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes });
     this.traffic = new TrafficLog({ maxEntries: settings.log.maxEntries, maxBytes: settings.log.maxBytes });
-    this.hub = new ConnectionHub(this.library, { log: options.log, traffic: this.traffic });
+    this.hub = new ConnectionHub(this.library, { log: options.log, traffic: this.traffic, server: { tools: options.tools ?? settings.tools } });
   }
 
   /** Loads settings, publishes the folders and listens on the socket. */
@@ -147,6 +154,36 @@ export class ShelfService implements ShelfMethods {
     const socketPath = this.options.socketPath ?? this.settings.socketPath ?? defaultSocketPath();
     await prepareSocketDir(socketPath, socketPath === defaultSocketPath());
     this.socket = await listenSocket(socketPath, (s) => this.hub.acceptSocket(s));
+    await this.startHttpIfWanted();
+  }
+
+  /** Starts Streamable HTTP from the command line, or from settings when enabled there. */
+  private async startHttpIfWanted(): Promise<void> {
+    const cli = this.options.http;
+    if (!cli && !this.settings.http.enabled) return;
+    let token: string | null = null;
+    if (!cli?.noAuth) {
+      token = cli?.token ?? this.settings.http.token;
+      if (!token || cli?.token) {
+        token ??= randomBytes(24).toString('base64url');
+        this.settings = { ...this.settings, http: { ...this.settings.http, token } };
+        await this.store.save(this.settings);
+      }
+    }
+    this.httpAuth = token !== null;
+    this.http = await startHttp({
+      host: cli?.host ?? this.settings.http.host,
+      port: cli?.port ?? this.settings.http.port,
+      token,
+      allowRemote: cli?.allowRemote ?? false,
+      hub: this.hub,
+      log: this.options.log,
+    });
+  }
+
+  /** The HTTP endpoint and its token, for the CLI's start-up message. */
+  get httpEndpoint(): { url: string; token: string | null } | null {
+    return this.http ? { url: this.http.url, token: this.httpAuth ? this.settings.http.token : null } : null;
   }
 
   /** Publishes a managed folder; a saved folder that is missing now waits for it to return. */
@@ -335,7 +372,8 @@ export class ShelfService implements ShelfMethods {
     return {
       version: VERSION,
       socketPath: this.socketPath,
-      httpUrl: null,
+      httpUrl: this.http?.url ?? null,
+      httpAuth: this.httpAuth,
       startedAt: this.startedAt,
       uptimeMs: Date.now() - this.startedAt,
       connections: this.hub.size,
@@ -370,9 +408,17 @@ export class ShelfService implements ShelfMethods {
       await this.moveSocket(next.socketPath ?? defaultSocketPath());
     }
     if (this.options.maxReadBytes === undefined) this.library.options.maxReadBytes = next.maxReadBytes;
+    if (this.options.tools === undefined) this.hub.setServerOptions({ tools: next.tools });
+    const httpChanged = JSON.stringify(next.http) !== JSON.stringify(this.settings.http);
     this.traffic.setLimits(next.log.maxEntries, next.log.maxBytes);
     this.settings = next;
     await this.store.save(this.settings);
+    if (httpChanged && this.options.http === undefined) {
+      // Restart HTTP with the new address or token; its sessions end and clients reconnect.
+      await this.http?.close();
+      this.http = null;
+      await this.startHttpIfWanted();
+    }
     this.emit('status', await this.getStatus());
     return structuredClone(this.settings);
   }
@@ -399,7 +445,7 @@ export class ShelfService implements ShelfMethods {
   }
 
   async clientConfigs(): Promise<ClientConfigSnippet[]> {
-    return clientConfigs(this.options.bridge(this.socketPath), this.options.host.platform);
+    return clientConfigs(this.options.bridge(this.socketPath), this.options.host.platform, this.httpEndpoint);
   }
 
   /** Closes connections, the socket (removing its file) and the watchers. */
@@ -407,6 +453,7 @@ export class ShelfService implements ShelfMethods {
     if (this.folderTimer) clearTimeout(this.folderTimer);
     for (const u of this.unsubscribers.splice(0)) u();
     const closing = this.socket?.close();
+    await this.http?.close();
     await this.hub.closeAll();
     await closing;
     await this.library.close();

@@ -24,8 +24,12 @@ export const SettingsSchema = z.object({
       enabled: z.boolean().default(false),
       host: z.string().default('127.0.0.1'),
       port: z.number().int().min(0).max(65535).default(3859),
+      /** Bearer token; generated on first use and kept here. */
+      token: z.string().min(16).max(512).nullable().default(null),
     })
     .prefault({}),
+  /** Offer read-only tools mirroring the resources, for tool-only clients. */
+  tools: z.boolean().default(true),
   log: z
     .object({
       maxEntries: z.number().int().min(100).max(1_000_000).default(10_000),

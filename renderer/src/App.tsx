@@ -50,6 +50,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const [status, setStatus] = useState<ServerStatus | null>(null);
   const [clients, setClients] = useState<ClientInfo[]>([]);
   const [snippets, setSnippets] = useState<ClientConfigSnippet[]>([]);
+  const [httpToken, setHttpToken] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('preview');
   const [selected, setSelected] = useState<ResourceInfo | null>(null);
   const [preview, setPreview] = useState<ReadPreview | null>(null);
@@ -96,7 +97,10 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         return reloadResources(f);
       })
       .catch(fail);
-    void api.getStatus().then(setStatus, fail);
+    void api.getStatus().then((s) => {
+      setStatus(s);
+      if (s.httpUrl) void api.getSettings().then((st) => setHttpToken(st.http.token), fail);
+    }, fail);
     void api.listClients().then(setClients, fail);
     void api.clientConfigs().then(setSnippets, fail);
     const offs = [
@@ -107,6 +111,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
       api.on('status', (s) => {
         setStatus(s);
         void api.clientConfigs().then(setSnippets, () => undefined);
+        if (s.httpUrl) void api.getSettings().then((st) => setHttpToken(st.http.token), () => undefined);
       }),
       api.on('clients', setClients),
     ];
@@ -347,7 +352,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     </div>
                   ))}
                 {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} />}
-                {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} />}
+                {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
                 {tab === 'connect' && <ConnectPanel snippets={snippets} />}
               </div>
             </>

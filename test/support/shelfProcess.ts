@@ -14,6 +14,8 @@ if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" fi
 
 export interface ShelfProcess {
   socketPath: string;
+  /** The Streamable HTTP endpoint and token serve printed, when started with --http. */
+  http: { url: string; token: string | null } | null;
   proc: ChildProcess;
   stderr(): string;
   /** SIGTERM and wait; resolves with the exit code. */
@@ -78,8 +80,11 @@ export async function startShelf(folders: string[], extraArgs: string[] = [], op
     });
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const httpUrl = /MCP over HTTP: (\S+)/.exec(err)?.[1];
+  const httpToken = /HTTP bearer token: (\S+)/.exec(err)?.[1] ?? null;
   return {
     socketPath: sock,
+    http: httpUrl ? { url: httpUrl, token: httpToken } : null,
     proc,
     stderr: () => err,
     async stop(signal = 'SIGTERM') {

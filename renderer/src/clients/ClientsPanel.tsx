@@ -3,7 +3,7 @@ import { formatClock, formatDuration } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 
 /** Where the server listens and who is connected. */
-export function ClientsPanel({ status, clients, now }: { status: ServerStatus | null; clients: ClientInfo[]; now: number }) {
+export function ClientsPanel({ status, clients, now, httpToken }: { status: ServerStatus | null; clients: ClientInfo[]; now: number; httpToken: string | null }) {
   return (
     <section className="clients" aria-label="Server and clients">
       <div className="cards">
@@ -16,7 +16,21 @@ export function ClientsPanel({ status, clients, now }: { status: ServerStatus | 
         </div>
         <div className="card">
           <div className="card-label">Streamable HTTP</div>
-          <div className="card-value">{status?.httpUrl ?? <span className="muted">Off</span>}</div>
+          {status?.httpUrl ? (
+            <>
+              <div className="card-value mono ellipsis" data-testid="http-url" title={status.httpUrl}>
+                {status.httpUrl}
+              </div>
+              <div className="row-start">
+                <CopyButton text={status.httpUrl} label="Copy URL" />
+                {status.httpAuth && httpToken ? <CopyButton text={httpToken} label="Copy token" /> : <span className="muted small">no token (loopback only)</span>}
+              </div>
+            </>
+          ) : (
+            <div className="card-value">
+              <span className="muted">Off</span>
+            </div>
+          )}
         </div>
         <div className="card">
           <div className="card-label">Uptime</div>
