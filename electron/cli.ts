@@ -6,7 +6,7 @@ import { DEFAULT_MAX_READ_BYTES } from '../shared/errorCodes.js';
 import { CLI_PATH, startHeadless, UsageError, type HeadlessOptions } from './headless.js';
 import { isLoopbackAddress, parseHostPort } from './transport/httpServer.js';
 import { defaultSettingsDir } from './settings/settingsStore.js';
-import { runBridge } from './transport/bridge.js';
+import { connectCommand } from './connectCommand.js';
 import { defaultSocketPath } from './transport/socketPath.js';
 import { SocketInUseError } from './transport/socketServer.js';
 import { VERSION } from './version.js';
@@ -55,15 +55,6 @@ Options:
   -h, --help             show this help
 `;
 
-const CONNECT_USAGE = `Usage: mcp-shelf connect [--socket PATH]
-
-Bridges stdin/stdout to a running MCP Shelf, for MCP clients that launch a
-stdio server. Exits when either side closes.
-
-Options:
-  --socket PATH   socket path (default: ${defaultSocketPath()})
-  -h, --help      show this help
-`;
 
 function fail(message: string, usage: string): never {
   process.stderr.write(`mcp-shelf: ${message}\n\n${usage}`);
@@ -183,30 +174,13 @@ async function serve(args: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-async function connect(args: string[]): Promise<void> {
-  const { values, positionals } = parse(args, { socket: { type: 'string' } }, CONNECT_USAGE);
-  if (values.help) {
-    process.stdout.write(CONNECT_USAGE);
-    return;
-  }
-  if (positionals.length > 0) fail(`unexpected argument: ${positionals[0]}`, CONNECT_USAGE);
-  const code = await runBridge((values.socket as string | undefined) ?? defaultSocketPath(), {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-  });
-  process.exitCode = code;
-  // Stdin may still hold the event loop open after the socket closed.
-  setImmediate(() => process.exit(code));
-}
-
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
       return serve(rest);
     case 'connect':
-      return connect(rest);
+      return connectCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);

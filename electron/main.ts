@@ -22,10 +22,13 @@ let tray: Tray | null = null;
 let service: ShelfService | null = null;
 let quitting = false;
 
-/** Packaged: this app's own executable runs the bundled bridge as Node (ELECTRON_RUN_AS_NODE). */
+/**
+ * Packaged: this app's own executable runs the bundled, unpacked bridge as
+ * Node (ELECTRON_RUN_AS_NODE=1), so clients need no separate Node.
+ */
 function bridgeCommand(socketPath: string): BridgeCommand {
   if (app.isPackaged) {
-    const script = path.join(process.resourcesPath, 'app.asar.unpacked', 'dist', 'electron', 'cli.js');
+    const script = path.join(process.resourcesPath, 'app.asar.unpacked', 'out', 'bridge', 'mcp-shelf-bridge.cjs');
     return { command: process.execPath, args: [script, 'connect', '--socket', socketPath], env: { ELECTRON_RUN_AS_NODE: '1' } };
   }
   return nodeBridgeCommand('node', path.join(app.getAppPath(), 'dist', 'electron', 'cli.js'), socketPath);

@@ -1,0 +1,16 @@
+import { connectCommand } from './connectCommand.js';
+
+/**
+ * The stdio bridge as one dependency-free file, shipped unpacked inside the
+ * installed app: `<app executable>` with ELECTRON_RUN_AS_NODE=1, or any Node,
+ * runs it as `mcp-shelf-bridge.cjs connect [--socket PATH]`.
+ */
+const [command, ...rest] = process.argv.slice(2);
+if (command !== undefined && command !== 'connect') {
+  process.stderr.write(`mcp-shelf-bridge: unknown command "${command}" (only "connect")\n`);
+  process.exit(2);
+}
+connectCommand(rest).catch((err: Error) => {
+  process.stderr.write(`mcp-shelf-bridge: ${err.message}\n`);
+  process.exit(1);
+});
