@@ -6,7 +6,9 @@ import { DEFAULT_MAX_READ_BYTES } from '../shared/errorCodes.js';
 import { CLI_PATH, startHeadless, UsageError, type HeadlessOptions } from './headless.js';
 import { isLoopbackAddress, parseHostPort } from './transport/httpServer.js';
 import { defaultSettingsDir } from './settings/settingsStore.js';
+import { installClientConfig } from './clientSetup/clientConfigFile.js';
 import { connectCommand } from './connectCommand.js';
+import { nodeBridgeCommand } from './service/clientConfigs.js';
 import { defaultSocketPath } from './transport/socketPath.js';
 import { SocketInUseError } from './transport/socketServer.js';
 import { VERSION } from './version.js';
@@ -21,6 +23,8 @@ const USAGE = `mcp-shelf ${VERSION} — publish folders as MCP resources
 Usage:
   mcp-shelf serve [options] FOLDER…   serve the folders on a local socket
   mcp-shelf connect [--socket PATH]   stdio ↔ socket bridge for MCP clients
+  mcp-shelf config CLIENT [--print]   add MCP Shelf to claude-desktop,
+                                      cursor or vscode
   mcp-shelf --version
 
 Run "mcp-shelf COMMAND --help" for a command's options.
@@ -55,6 +59,19 @@ Options:
   -h, --help             show this help
 `;
 
+
+const CONFIG_USAGE = `Usage: mcp-shelf config claude-desktop|cursor|vscode [--print] [--socket PATH]
+
+Adds (or updates) the "mcp-shelf" entry in the client's own MCP config file,
+launching the bridge with this Node and this CLI. Every other key is kept, a
+timestamped backup of the old file is written first, and a file that is not
+valid JSON is never changed (you get the error and the snippet instead).
+
+Options:
+  --print         show the file as it would be written, change nothing
+  --socket PATH   the socket the bridge connects to (default: ${defaultSocketPath()})
+  -h, --help      show this help
+`;
 
 function fail(message: string, usage: string): never {
   process.stderr.write(`mcp-shelf: ${message}\n\n${usage}`);
@@ -174,6 +191,36 @@ async function serve(args: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+async function config(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { print: { type: 'boolean' }, socket: { type: 'string' } }, CONFIG_USAGE);
+  if (values.help) {
+    process.stdout.write(CONFIG_USAGE);
+    return;
+  }
+  const client = positionals[0];
+  if (positionals.length !== 1 || (client !== 'claude-desktop' && client !== 'cursor' && client !== 'vscode')) {
+    fail(positionals.length === 0 ? 'name a client: claude-desktop, cursor or vscode' : `unknown client "${positionals.join(' ')}"`, CONFIG_USAGE);
+  }
+  const socketPath = (values.socket as string | undefined) ?? defaultSocketPath();
+  const result = await installClientConfig(client, nodeBridgeCommand(process.execPath, CLI_PATH, socketPath), { dryRun: Boolean(values.print) });
+  if (!result.ok) {
+    process.stderr.write(`mcp-shelf: ${result.error}
+Add this to it by hand:
+${result.snippet}
+`);
+    process.exit(1);
+  }
+  if (values.print) {
+    process.stdout.write(result.content);
+    process.stderr.write(`mcp-shelf: ${result.file} would be ${result.action === 'unchanged' ? 'left unchanged' : result.action === 'added' ? 'given the mcp-shelf entry' : 'updated'} (nothing written)
+`);
+    return;
+  }
+  const what = result.action === 'unchanged' ? 'already up to date' : result.action === 'added' ? 'added the mcp-shelf entry' : 'updated the mcp-shelf entry';
+  process.stderr.write(`mcp-shelf: ${result.file}: ${what}${result.backup ? ` (backup: ${result.backup})` : ''}. Restart the client to use it.
+`);
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -181,6 +228,8 @@ export async function main(argv: string[]): Promise<void> {
       return serve(rest);
     case 'connect':
       return connectCommand(rest);
+    case 'config':
+      return config(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);

@@ -139,6 +139,17 @@ export interface HostInfo {
   platform: string;
 }
 
+/** Clients whose config file MCP Shelf can edit for you. */
+export type SetupClient = 'claude-desktop' | 'cursor' | 'vscode';
+
+/**
+ * One-click client setup: the file written (with its backup), or why it was
+ * not, with the snippet to paste by hand.
+ */
+export type ClientSetupResult =
+  | { ok: true; file: string; backup: string | null; action: 'added' | 'updated' | 'unchanged'; content: string }
+  | { ok: false; file: string; error: string; snippet: string };
+
 /** Outcome of adding folders: each path either added or refused with a reason. */
 export interface AddFoldersResult {
   added: string[];
@@ -164,6 +175,8 @@ export interface ShelfMethods {
   clearTraffic(): Promise<void>;
   exportTraffic(query: TrafficQuery): Promise<string>;
   clientConfigs(): Promise<ClientConfigSnippet[]>;
+  /** Adds or updates the mcp-shelf entry in the client's own config file. */
+  installClientConfig(client: SetupClient): Promise<ClientSetupResult>;
 }
 
 export interface ShelfEvents {
@@ -199,6 +212,7 @@ export const SHELF_METHODS = [
   'clearTraffic',
   'exportTraffic',
   'clientConfigs',
+  'installClientConfig',
 ] as const satisfies readonly ShelfMethodName[];
 
 export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status'] as const satisfies readonly ShelfEventName[];

@@ -3,6 +3,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   AddFoldersResult,
+  ClientSetupResult,
+  SetupClient,
   ClientConfigSnippet,
   ClientInfo,
   FolderInfo,
@@ -19,6 +21,7 @@ import type {
   TrafficEntry,
   TrafficQuery,
 } from '../../shared/shelfApi.js';
+import { installClientConfig } from '../clientSetup/clientConfigFile.js';
 import { Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import type { RuleOptions } from '../library/rules.js';
@@ -446,6 +449,11 @@ export class ShelfService implements ShelfMethods {
 
   async clientConfigs(): Promise<ClientConfigSnippet[]> {
     return clientConfigs(this.options.bridge(this.socketPath), this.options.host.platform, this.httpEndpoint);
+  }
+
+  async installClientConfig(client: SetupClient): Promise<ClientSetupResult> {
+    if (client !== 'claude-desktop' && client !== 'cursor' && client !== 'vscode') throw new Error(`Unknown client: ${String(client)}`);
+    return installClientConfig(client, this.options.bridge(this.socketPath));
   }
 
   /** Closes connections, the socket (removing its file) and the watchers. */

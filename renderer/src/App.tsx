@@ -353,7 +353,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                   ))}
                 {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} />}
                 {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
-                {tab === 'connect' && <ConnectPanel snippets={snippets} />}
+                {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
               </div>
             </>
           )}

@@ -1,29 +1,72 @@
-import type { ClientConfigSnippet } from '../../../shared/shelfApi';
+import { useState } from 'react';
+import type { ClientConfigSnippet, ClientSetupResult, SetupClient } from '../../../shared/shelfApi';
 import { CopyButton } from '../ui/CopyButton';
 
-/** Ready-to-paste configuration per client, all launching the stdio bridge with this machine's paths. */
-export function ConnectPanel({ snippets }: { snippets: ClientConfigSnippet[] }) {
+const SETUP: Partial<Record<ClientConfigSnippet['client'], SetupClient>> = {
+  'claude-desktop': 'claude-desktop',
+  vscode: 'vscode',
+  cursor: 'cursor',
+};
+
+/**
+ * Ready-to-paste configuration per client, all launching the stdio bridge
+ * with this machine's paths; for the clients with a known config file, one
+ * click writes it (with a backup) instead.
+ */
+export function ConnectPanel({
+  snippets,
+  install,
+}: {
+  snippets: ClientConfigSnippet[];
+  install: (client: SetupClient) => Promise<ClientSetupResult>;
+}) {
+  const [results, setResults] = useState<Partial<Record<string, ClientSetupResult | 'busy'>>>({});
+  const run = async (kind: string, client: SetupClient) => {
+    setResults((r) => ({ ...r, [kind]: 'busy' }));
+    try {
+      const result = await install(client);
+      setResults((r) => ({ ...r, [kind]: result }));
+    } catch (err) {
+      setResults((r) => ({ ...r, [kind]: { ok: false, file: '', error: err instanceof Error ? err.message : String(err), snippet: '' } }));
+    }
+  };
   return (
     <section className="connect" aria-label="Connect a client">
       <p className="lead">
-        MCP clients start the bridge, <code>mcp-shelf connect</code>, which forwards their messages to this shelf. Paste one of these into your client’s
-        configuration and restart it.
+        MCP clients start the bridge, <code>mcp-shelf connect</code>, which forwards their messages to this shelf. Add it to a client with one click, or
+        paste the configuration yourself; then restart the client.
       </p>
       <div className="snippets">
-        {snippets.map((s) => (
-          <article key={s.client} className="snippet" data-testid={`snippet-${s.client}`}>
-            <header>
-              <div className="snippet-titles">
-                <h3>{s.title}</h3>
-                <span className="muted small mono ellipsis" title={s.location ?? undefined}>
-                  {s.location ?? 'Run in a terminal'}
-                </span>
-              </div>
-              <CopyButton text={s.text} />
-            </header>
-            <pre className="mono">{s.text}</pre>
-          </article>
-        ))}
+        {snippets.map((s) => {
+          const setup = SETUP[s.client];
+          const result = results[s.client];
+          return (
+            <article key={s.client} className="snippet" data-testid={`snippet-${s.client}`}>
+              <header>
+                <div className="snippet-titles">
+                  <h3>{s.title}</h3>
+                  <span className="muted small mono ellipsis" title={s.location ?? undefined}>
+                    {s.location ?? 'Run in a terminal'}
+                  </span>
+                </div>
+                {setup && (
+                  <button type="button" className="btn btn-small btn-primary" disabled={result === 'busy'} onClick={() => void run(s.client, setup)}>
+                    Add to {s.title}
+                  </button>
+                )}
+                <CopyButton text={s.text} />
+              </header>
+              {result && result !== 'busy' && (
+                <p className={`setup-result ${result.ok ? 'ok' : 'bad'}`} role="status" data-testid="setup-result">
+                  {result.ok
+                    ? `${result.action === 'unchanged' ? 'Already set up in' : result.action === 'added' ? 'Added to' : 'Updated in'} ${result.file}${result.backup ? ` (backup: ${result.backup})` : ''}. Restart ${s.title} to use it.`
+                    : `${result.error}. Paste the configuration below by hand.`}
+                </p>
+              )}
+              <pre className="mono">{s.text}</pre>
+            </article>
+          );
+        })}
       </div>
     </section>
   );
