@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_MAX_READ_BYTES } from '../shared/errorCodes.js';
-import { CLI_PATH, startHeadless, UsageError, type HeadlessOptions } from './headless.js';
+import { CLI_PATH, startHeadless, UsageError, type HeadlessOptions, type HeadlessShelf } from './headless.js';
 import { isLoopbackAddress, parseHostPort } from './transport/httpServer.js';
 import { defaultSettingsDir } from './settings/settingsStore.js';
 import { installClientConfig } from './clientSetup/clientConfigFile.js';
@@ -137,7 +137,29 @@ async function serve(args: string[]): Promise<void> {
     fail('--http-token, --http-no-auth and --http-allow-remote need --http', SERVE_USAGE);
   }
   const log = (message: string) => process.stderr.write(`mcp-shelf: ${message}\n`);
-  let shelf;
+  // Signal handlers go in before anything starts: a Ctrl+C during indexing,
+  // or one racing the start-up message, still shuts down cleanly.
+  let shelf: HeadlessShelf | undefined;
+  let stopping = false;
+  let pendingSignal: string | null = null;
+  const stop = (signal: string) => {
+    if (!shelf) {
+      pendingSignal = signal;
+      return;
+    }
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    shelf
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: Error) => {
+        log(`shutdown failed: ${err.message}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     shelf = await startHeadless({
       folders: positionals,
@@ -173,22 +195,8 @@ async function serve(args: string[]): Promise<void> {
   if (shelf.web) log(`window: ${shelf.web.url}`);
   // Last, so whoever waits for this line finds everything above already printed.
   log(`listening on ${socketPath}`);
+  if (pendingSignal) stop(pendingSignal);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: shutting down`);
-    shelf
-      .close()
-      .then(() => process.exit(0))
-      .catch((err: Error) => {
-        log(`shutdown failed: ${err.message}`);
-        process.exit(1);
-      });
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 async function config(args: string[]): Promise<void> {
