@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
@@ -47,6 +48,27 @@ async function readBounded(handle: FileHandle, expected: number, limit: number):
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
+/** A file is the same between two stats when its size and change time agree. */
+const sameVersion = (a: BigIntStats, b: BigIntStats) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+
+/**
+ * Reads one consistent version of a file: if it changed while being read (an
+ * append or truncate in progress), read it again, so a client never gets a
+ * mix of two versions. A file that keeps changing is read as it stands after
+ * a few tries.
+ */
+async function readStable(handle: FileHandle, uri: string, limit: number): Promise<Buffer> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await handle.stat({ bigint: true });
+    if (!before.isFile()) throw ShelfError.notFound(uri);
+    if (before.size > BigInt(limit)) throw ShelfError.tooLarge(uri, Number(before.size), limit);
+    const bytes = await readBounded(handle, Number(before.size), limit);
+    if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, Number(before.size)), limit);
+    const after = await handle.stat({ bigint: true });
+    if ((sameVersion(before, after) && BigInt(bytes.length) === after.size) || attempt >= 4) return bytes;
+  }
+}
+
 /**
  * Reads a published file for a client. The path is re-resolved at read time:
  * a symlink swapped in since indexing that leads outside the folder or to an
@@ -76,11 +98,7 @@ export async function safeRead(folder: PublishedFolder, rel: string, uri: string
       const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
       if (opened !== null && (!isInside(root, opened) || opened === root)) throw ShelfError.notFound(uri);
     }
-    const st = await handle.stat();
-    if (!st.isFile()) throw ShelfError.notFound(uri);
-    if (st.size > limit) throw ShelfError.tooLarge(uri, st.size, limit);
-    const bytes = await readBounded(handle, st.size, limit);
-    if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, st.size), limit);
+    const bytes = await readStable(handle, uri, limit);
     const kind = contentKind(bytes);
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
     const contents: ResourceContents =

@@ -20,7 +20,15 @@ export interface SocketTransportOptions {
   onProtocolError?: (message: string) => void;
 }
 
-const DEFAULT_MAX_PENDING_WRITE = 64 * 1024 * 1024;
+const DEFAULT_MAX_PENDING_WRITE = 32 * 1024 * 1024;
+/**
+ * Requests of one connection being worked on at once. Past this, further
+ * lines wait (and past QUEUE_PAUSE of them the socket stops being read), so
+ * a client pipelining thousands of large reads cannot make the server hold
+ * thousands of replies in memory.
+ */
+const MAX_IN_FLIGHT = 16;
+const QUEUE_PAUSE = 256;
 
 function requestIdOf(value: unknown): string | number | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
@@ -40,6 +48,11 @@ export class SocketTransport implements Transport {
 
   private readonly framer: LineFramer;
   private closed = false;
+  private inputPaused = false;
+  private readonly queue: Buffer[] = [];
+  private readonly inFlight = new Map<string, number>();
+  private inFlightCount = 0;
+  private queuePaused = false;
 
   constructor(
     private readonly socket: Socket,
@@ -47,7 +60,7 @@ export class SocketTransport implements Transport {
   ) {
     this.framer = new LineFramer(
       options.maxLineBytes ?? MAX_LINE_BYTES,
-      (line) => this.onLine(line),
+      (line) => this.enqueue(line),
       (size) => {
         this.options.onProtocolError?.(`message over ${options.maxLineBytes ?? MAX_LINE_BYTES} bytes (${size}+); connection closed`);
         this.writeRaw({
@@ -67,6 +80,40 @@ export class SocketTransport implements Transport {
     this.socket.on('data', (chunk: Buffer) => this.framer.push(chunk));
     this.socket.on('error', (err) => this.onerror?.(err));
     this.socket.on('close', () => this.finish());
+  }
+
+  private enqueue(line: Buffer): void {
+    this.queue.push(line);
+    this.pump();
+  }
+
+  /** Hands queued lines on while fewer than MAX_IN_FLIGHT requests are open. */
+  private pump(): void {
+    while (this.queue.length > 0 && this.inFlightCount < MAX_IN_FLIGHT && !this.closed) {
+      this.onLine(this.queue.shift() as Buffer);
+    }
+    const full = this.queue.length >= QUEUE_PAUSE;
+    if (full && !this.queuePaused) {
+      this.queuePaused = true;
+      this.socket.pause();
+    } else if (!full && this.queuePaused) {
+      this.queuePaused = false;
+      if (!this.inputPaused) this.socket.resume();
+    }
+  }
+
+  private trackRequest(id: unknown, open: boolean): void {
+    const key = JSON.stringify(id);
+    const n = this.inFlight.get(key) ?? 0;
+    if (open) {
+      this.inFlight.set(key, n + 1);
+      this.inFlightCount++;
+    } else if (n > 0) {
+      if (n === 1) this.inFlight.delete(key);
+      else this.inFlight.set(key, n - 1);
+      this.inFlightCount--;
+      this.pump();
+    }
   }
 
   private onLine(line: Buffer): void {
@@ -98,25 +145,44 @@ export class SocketTransport implements Transport {
       this.writeRaw({ jsonrpc: '2.0', id, error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request' } });
       return;
     }
+    const msg = parsed.data as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
+    if (typeof msg.method === 'string' && msg.id !== undefined) this.trackRequest(msg.id, true);
+    // A cancelled request gets no reply from the SDK: free its slot here.
+    if (msg.method === 'notifications/cancelled' && msg.params?.requestId !== undefined) this.trackRequest(msg.params.requestId, false);
     this.onmessage?.(parsed.data);
   }
 
   private writeRaw(message: unknown): boolean {
     if (this.closed || this.socket.destroyed || !this.socket.writable) return false;
     const line = `${JSON.stringify(message)}\n`;
-    this.options.observer?.outgoing(message, Buffer.byteLength(line));
+    const bytes = Buffer.byteLength(line);
+    this.options.observer?.outgoing(message, bytes);
+    const backlog = this.socket.writableLength;
     const ok = this.socket.write(line);
-    if (this.socket.writableLength > (this.options.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE)) {
+    // Output the client has not taken yet, before this message: a client that
+    // stopped reading is cut off; one large reply alone never is.
+    if (backlog > (this.options.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE)) {
       this.options.onProtocolError?.('client is not reading its responses; connection closed');
       this.socket.destroy();
+      return false;
     }
-    return ok;
+    if (!ok && !this.inputPaused) {
+      // Backpressure: take no new requests until the client reads what it has.
+      this.inputPaused = true;
+      this.socket.pause();
+      this.socket.once('drain', () => {
+        this.inputPaused = false;
+        if (!this.queuePaused) this.socket.resume();
+      });
+    }
+    return true;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.writeRaw(message) && (this.closed || this.socket.destroyed)) {
-      throw new Error('Connection closed');
-    }
+    const m = message as { id?: unknown; method?: unknown };
+    const sent = this.writeRaw(message);
+    if (m.method === undefined && m.id !== undefined) this.trackRequest(m.id, false); // a reply closes its request
+    if (!sent && (this.closed || this.socket.destroyed)) throw new Error('Connection closed');
   }
 
   async close(): Promise<void> {
