@@ -1,4 +1,4 @@
-import { stat, realpath } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
@@ -22,6 +22,13 @@ export interface FolderEvents {
 
 /** How often a folder checks that its root is still the same directory. */
 const ROOT_CHECK_MS = 1000;
+/**
+ * Quiet time after files come, go or change type before one full rescan.
+ * The watcher misses some fast sequences (a file replaced by a folder is
+ * reported as a mere change, or not at all); the rescan makes the listing
+ * exact once things settle. Plain content edits do not trigger it.
+ */
+const SETTLE_RESCAN_MS = 1500;
 
 /**
  * One published folder: its rules, its index of files and its watcher. The
@@ -46,6 +53,7 @@ export class PublishedFolder {
   private flushScheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private eventsHeld = true;
+  private settleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly id: number,
@@ -114,6 +122,7 @@ export class PublishedFolder {
 
   async stop(): Promise<void> {
     this.state = 'stopped';
+    if (this.settleTimer) clearTimeout(this.settleTimer);
     if (this.rootTimer) clearInterval(this.rootTimer);
     this.rootTimer = null;
     await this.watcher?.close();
@@ -131,9 +140,9 @@ export class PublishedFolder {
       ignored: (p: string, stats?: Stats) => this.ignoredByWatcher(p, stats),
     });
     this.watcher = watcher;
-    watcher.on('add', (p) => this.markFile(p));
-    watcher.on('change', (p) => this.markFile(p));
-    watcher.on('unlink', (p) => this.markFile(p));
+    watcher.on('add', (p) => this.markFile(p, true));
+    watcher.on('change', (p) => this.markFile(p, false));
+    watcher.on('unlink', (p) => this.markFile(p, true));
     watcher.on('addDir', (p) => this.markDir(p, false));
     watcher.on('unlinkDir', (p) => this.markDir(p, true));
     watcher.on('error', (err) => this.onWatcherError(err as NodeJS.ErrnoException));
@@ -168,9 +177,10 @@ export class PublishedFolder {
     return relativeInside(this.realRoot, p);
   }
 
-  private markFile(p: string): void {
+  private markFile(p: string, structural: boolean): void {
     const rel = this.relOf(p);
     if (rel === null) return;
+    if (structural) this.scheduleSettle();
     if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.rescanAll = true;
     this.dirtyFiles.add(rel);
     this.scheduleFlush();
@@ -183,8 +193,19 @@ export class PublishedFolder {
     }
     const rel = this.relOf(p);
     if (rel === null) return;
+    this.scheduleSettle();
     (removed ? this.removedDirs : this.dirtyDirs).add(rel);
     this.scheduleFlush();
+  }
+
+  private scheduleSettle(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      this.rescanAll = true;
+      this.scheduleFlush();
+    }, SETTLE_RESCAN_MS);
+    this.settleTimer.unref();
   }
 
   private scheduleFlush(): void {
@@ -225,22 +246,29 @@ export class PublishedFolder {
     this.dirtyDirs.clear();
     this.removedDirs.clear();
     const change: FolderChange = { added: [], removed: [], changed: [] };
-    for (const dir of gone) {
-      const prefix = `${dir}/`;
-      for (const rel of this.entries.keys()) {
-        if (rel.startsWith(prefix)) this.remove(rel, change);
-      }
-    }
+    for (const dir of gone) this.removeUnder(dir, change);
     for (const dir of dirs) {
       if (this.rules.excludes(dir, true)) continue;
       const found = new Map<string, FileEntry>();
       await scanTree(this.realRoot, this.rules, dir, found).catch(() => undefined);
       for (const entry of found.values()) this.upsert(entry, change);
     }
-    const examined = await Promise.all(
-      files.map(async (rel) => [rel, this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel)] as const),
-    );
-    for (const [rel, entry] of examined) {
+    for (const rel of files) {
+      // chokidar reports a file replaced by a folder (or back) as a mere
+      // "change" and stops watching that path: look at what it is now.
+      const st = await lstat(path.join(this.realRoot, ...rel.split('/'))).catch(() => null);
+      if (st?.isDirectory()) {
+        this.scheduleSettle();
+        this.remove(rel, change);
+        if (this.rules.excludes(rel, true)) continue;
+        const found = new Map<string, FileEntry>();
+        await scanTree(this.realRoot, this.rules, rel, found).catch(() => undefined);
+        for (const entry of found.values()) this.upsert(entry, change);
+        this.watcher?.add(path.join(this.realRoot, ...rel.split('/')));
+        continue;
+      }
+      this.removeUnder(rel, change); // it may have been a folder until now
+      const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel);
       if (entry) this.upsert(entry, change);
       else this.remove(rel, change);
     }
@@ -255,6 +283,14 @@ export class PublishedFolder {
       change.added.push(entry.rel);
     } else {
       change.changed.push(entry.rel); // the watcher saw a write, even if size and mtime match
+    }
+  }
+
+  /** Removes every entry below folder-relative `dir`. */
+  private removeUnder(dir: string, change: FolderChange): void {
+    const prefix = `${dir}/`;
+    for (const rel of this.entries.keys()) {
+      if (rel.startsWith(prefix)) this.remove(rel, change);
     }
   }
 
