@@ -60,6 +60,8 @@ export interface ServerStatus {
   connections: number;
   folders: number;
   files: number;
+  /** The traffic log ring: entries held and their accounted size, against its bounds. */
+  traffic: { entries: number; bytes: number; maxEntries: number; maxBytes: number };
 }
 
 export interface ClientInfo {

@@ -35,15 +35,16 @@ function fsError(err: unknown, uri: string): ShelfError {
 async function readBounded(handle: FileHandle, expected: number, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
+  // The expected size plus one byte (to notice growth) first; then small steps.
   let want = Math.min(expected, limit) + 1;
   for (;;) {
-    const buf = Buffer.allocUnsafe(Math.max(want, 64 * 1024));
+    const buf = Buffer.allocUnsafe(want);
     const { bytesRead } = await handle.read(buf, 0, buf.length, total);
     if (bytesRead === 0) break;
     chunks.push(buf.subarray(0, bytesRead));
     total += bytesRead;
     if (total > limit) break;
-    want = limit + 1 - total;
+    want = Math.min(limit + 1 - total, 64 * 1024);
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }

@@ -382,6 +382,7 @@ export class ShelfService implements ShelfMethods {
       connections: this.hub.size,
       folders: published.length,
       files: published.reduce((n, f) => n + f.fileCount, 0),
+      traffic: { entries: this.traffic.size, bytes: this.traffic.byteSize, maxEntries: this.settings.log.maxEntries, maxBytes: this.settings.log.maxBytes },
     };
   }
 

@@ -1,0 +1,183 @@
+// npm run soak -- [--minutes N] [--clients N]
+// Long load on a real `mcp-shelf serve`: clients mixing list, read,
+// subscribe and unsubscribe while files churn. Per minute: requests served,
+// errors (must be 0), p50/p99 latency and server RSS; RSS after warm-up must
+// stay flat (under 10% growth from minute 2 to the end) and the traffic log
+// within its byte bound. Loopback only; bounded in time; stops by itself.
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { WebSocket } from 'ws';
+
+const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, clients: { type: 'string', default: '50' } } });
+const minutes = Number(values.minutes);
+const clientCount = Number(values.clients);
+if (!(minutes > 0) || !(clientCount > 0)) throw new Error('--minutes and --clients must be positive numbers');
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist/electron/cli.js');
+const work = await mkdtemp(path.join(os.tmpdir(), 'soak-'));
+const folder = path.join(work, 'data');
+for (let d = 0; d < 20; d++) {
+  await mkdir(path.join(folder, `d${d}`), { recursive: true });
+  for (let f = 0; f < 25; f++) await writeFile(path.join(folder, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`.repeat(20 + f * 10));
+}
+const sock = path.join(work, 's.sock');
+const server = spawn(process.execPath, [...(process.env.SOAK_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SOAK_PROFILE] : []), CLI, 'serve', '--ui', '--socket', sock, '--config-dir', work, folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+let serverErr = '';
+server.stderr.on('data', (d) => (serverErr += d));
+const uiUrl = await new Promise((resolve, reject) => {
+  const t = setTimeout(() => reject(new Error(`server did not start:\n${serverErr}`)), 30_000);
+  server.stderr.on('data', () => {
+    const m = /window: (\S+)/.exec(serverErr);
+    if (m && serverErr.includes('listening on')) {
+      clearTimeout(t);
+      resolve(m[1]);
+    }
+  });
+});
+
+/** The server's own status (traffic ring size) over the web host's API. */
+async function serverStatus() {
+  const url = new URL(uiUrl);
+  const ws = new WebSocket(`ws://${url.host}/api`, { headers: { cookie: `mcp_shelf_token=${url.searchParams.get('token')}`, origin: `http://${url.host}` } });
+  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+  ws.send(JSON.stringify({ type: 'call', id: 1, method: 'getStatus', args: [] }));
+  const status = await new Promise((r) => ws.on('message', (d) => { const f = JSON.parse(String(d)); if (f.type === 'result') r(f.value); }));
+  ws.close();
+  return status;
+}
+
+async function rssMiB() {
+  const s = await readFile(`/proc/${server.pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0) / 1024;
+}
+
+/** A bare newline-JSON client with request/response matching. */
+async function client(i) {
+  const s = net.connect(sock);
+  await new Promise((r, j) => (s.once('connect', r), s.once('error', j)));
+  const pending = new Map();
+  let buf = '';
+  let nextId = 1;
+  s.on('data', (d) => {
+    buf += d;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const m = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      if (m.id !== undefined && pending.has(m.id)) {
+        pending.get(m.id)(m);
+        pending.delete(m.id);
+      }
+    }
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      s.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `soak-${i}`, version: '1' } });
+  s.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  return { request, close: () => s.destroy() };
+}
+
+const end = Date.now() + minutes * 60_000;
+const perMinute = [];
+let minute = { requests: 0, errors: 0, latencies: [] };
+const clients = await Promise.all(Array.from({ length: clientCount }, (_, i) => client(i)));
+let uris = [];
+const refresh = async (c) => {
+  const r = await c.request('resources/list', {});
+  if (r.result) uris = r.result.resources.map((x) => x.uri);
+};
+await refresh(clients[0]);
+
+const loops = clients.map(async (c, i) => {
+  let n = i;
+  while (Date.now() < end) {
+    n++;
+    const op = n % 10;
+    const uri = uris[(n * 7919) % Math.max(1, uris.length)];
+    const t = performance.now();
+    let res;
+    if (op === 0) res = await c.request('resources/list', {});
+    else if (op === 1) res = await c.request('resources/subscribe', { uri });
+    else if (op === 2) res = await c.request('resources/unsubscribe', { uri });
+    else res = await c.request('resources/read', { uri });
+    minute.latencies.push(performance.now() - t);
+    minute.requests++;
+    // A file the churn just deleted is a correct -32002; anything else is an error.
+    if (res.error && res.error.code !== -32002) {
+      minute.errors++;
+      console.error(`error: ${JSON.stringify(res.error)}`);
+    }
+    if (op === 0 && res.result) uris = res.result.resources.map((x) => x.uri);
+  }
+});
+
+const churn = (async () => {
+  let k = 0;
+  while (Date.now() < end) {
+    k++;
+    const f = path.join(folder, `d${k % 20}`, `churn-${k % 50}.txt`);
+    try {
+      if (k % 3 === 0) await unlink(f);
+      else if (k % 3 === 1) await writeFile(f, `churn ${k}\n`.repeat(k % 100));
+      else await appendFile(path.join(folder, `d${k % 20}`, `f${k % 25}.txt`), `edit ${k}\n`);
+    } catch {
+      // deleted already
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+})();
+
+const pct = (a, p) => (a.length ? a[Math.min(a.length - 1, Math.floor(a.length * p))] : 0);
+const ticker = (async () => {
+  let m = 0;
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, Math.min(60_000, Math.max(0, end - Date.now()))));
+    m++;
+    const done = minute;
+    minute = { requests: 0, errors: 0, latencies: [] };
+    done.latencies.sort((a, b) => a - b);
+    const status = await serverStatus();
+    const row = {
+      minute: m,
+      requests: done.requests,
+      errors: done.errors,
+      p50ms: Number(pct(done.latencies, 0.5).toFixed(2)),
+      p99ms: Number(pct(done.latencies, 0.99).toFixed(2)),
+      rssMiB: Number((await rssMiB()).toFixed(1)),
+      trafficMiB: Number((status.traffic.bytes / 2 ** 20).toFixed(1)),
+      trafficBoundMiB: status.traffic.maxBytes / 2 ** 20,
+    };
+    perMinute.push(row);
+    console.log(`min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB`);
+  }
+})();
+
+await Promise.all([...loops, churn, ticker]);
+clients.forEach((c) => c.close());
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+await rm(work, { recursive: true, force: true });
+
+const total = perMinute.reduce((a, r) => ({ requests: a.requests + r.requests, errors: a.errors + r.errors }), { requests: 0, errors: 0 });
+const warm = perMinute[Math.min(1, perMinute.length - 1)];
+const last = perMinute[perMinute.length - 1];
+const growth = warm && last ? (last.rssMiB - warm.rssMiB) / warm.rssMiB : 0;
+const ringOk = perMinute.every((r) => r.trafficMiB <= r.trafficBoundMiB);
+const verdict = { errorsZero: total.errors === 0, rssFlat: perMinute.length < 3 || growth < 0.1, ringWithinBound: ringOk };
+console.log('\n| minute | requests | errors | p50 ms | p99 ms | server RSS MiB | traffic log MiB |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of perMinute) console.log(`| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} |`);
+console.log(`\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; ${JSON.stringify(verdict)}`);
+await mkdir(path.join(ROOT, 'results'), { recursive: true });
+await writeFile(path.join(ROOT, 'results', 'soak-latest.json'), JSON.stringify({ date: new Date().toISOString(), minutes, clients: clientCount, perMinute, total, growth, verdict, node: process.version, cpus: os.cpus().length }, null, 2));
+process.exit(Object.values(verdict).every(Boolean) ? 0 : 1);
