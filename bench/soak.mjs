@@ -9,7 +9,7 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'nod
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 
