@@ -49,7 +49,7 @@ describe('settings survive SIGKILL mid-write', () => {
       for (;;) {
         const folders = Array.from({ length: 1 + (n % 40) }, (_, i) => ({ path: '/data/folder-' + n + '-' + i + '/' + 'x'.repeat(200), enabled: true, showHidden: false, gitignore: true, extraIgnore: [] }));
         await s.save({ ...defaultSettings(), folders });
-        if (n === 0) process.stdout.write('saving\n');
+        if (n === 0) process.stdout.write('saving');
         n++;
       }`;
     let seed = 7;
@@ -58,7 +58,10 @@ describe('settings survive SIGKILL mid-write', () => {
     for (let round = 0; round < 15; round++) {
       const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
       // Kill at a random moment once it is saving in a loop (start-up time varies with load).
-      await new Promise((r) => child.stdout.once('data', r));
+      await new Promise((resolve, reject) => {
+        child.stdout.once('data', resolve);
+        child.once('exit', (code) => reject(new Error(`the settings writer died on its own (exit ${code})`)));
+      });
       await new Promise((r) => setTimeout(r, Math.floor(next() * 150)));
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
