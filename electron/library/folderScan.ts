@@ -1,8 +1,7 @@
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { contentKind, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import type { FolderRules } from './rules.js';
-import { isInside, relativeInside } from './uriPath.js';
+import { isInside, joinRel, relativeInside } from './uriPath.js';
 
 /** One published file, keyed by its folder-relative path with `/`. */
 export interface FileEntry {
@@ -32,7 +31,7 @@ async function readHead(absPath: string): Promise<Uint8Array> {
  * an excluded file, or gone.
  */
 export async function examineFile(realRoot: string, rules: FolderRules, rel: string): Promise<FileEntry | null> {
-  const abs = path.join(realRoot, ...rel.split('/'));
+  const abs = joinRel(realRoot, rel);
   try {
     const link = await lstat(abs);
     let target = abs;
@@ -88,7 +87,7 @@ export async function scanTree(
     await rules.loadGitignore(dir);
     let dirents;
     try {
-      dirents = await readdir(path.join(realRoot, ...dir.split('/')), { withFileTypes: true });
+      dirents = await readdir(joinRel(realRoot, dir), { withFileTypes: true });
     } catch (err) {
       if (first) throw err;
       continue; // a subfolder we cannot read is skipped, the rest is served

@@ -1,23 +1,17 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LIST_PAGE_SIZE } from '../../shared/errorCodes.js';
+import type { ResourceInfo } from '../../shared/shelfApi.js';
+
+export type { ResourceInfo };
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileEntry } from './folderScan.js';
 import { compareCodeUnits, folderName, PublishedFolder, type FolderChange } from './publishedFolder.js';
 import type { RuleOptions } from './rules.js';
 import { safeRead, type ReadOutcome } from './safeRead.js';
 import { ShelfError } from './shelfError.js';
-import { isInside, pathToUri, relativeInside, uriToPath } from './uriPath.js';
+import { isInside, joinRel, pathToUri, relativeInside, uriToPath } from './uriPath.js';
 
-/** A resource as `resources/list` describes it. */
-export interface ResourceInfo {
-  uri: string;
-  name: string;
-  title: string;
-  mimeType: string;
-  size: number;
-  annotations: { lastModified: string };
-}
 
 export interface ResourceTemplateInfo {
   uriTemplate: string;
@@ -212,7 +206,7 @@ export class Library {
     if (change.added.length > 0 || change.removed.length > 0) this.emit((l) => l.listChanged?.());
     const touched = [...change.changed, ...change.removed];
     if (touched.length > 0) {
-      const uris = touched.map((rel) => pathToUri(path.join(folder.realRoot, ...rel.split('/'))));
+      const uris = touched.map((rel) => pathToUri(joinRel(folder.realRoot, rel)));
       this.emit((l) => l.updated?.(uris));
     }
   }
@@ -239,7 +233,7 @@ async function assertFolder(abs: string): Promise<void> {
 }
 
 function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
-  const abs = path.join(folder.realRoot, ...entry.rel.split('/'));
+  const abs = joinRel(folder.realRoot, entry.rel);
   return {
     uri: pathToUri(abs),
     name: entry.rel,

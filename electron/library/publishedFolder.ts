@@ -4,7 +4,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
 import { examineFile, scanTree, type FileEntry } from './folderScan.js';
 import { FolderRules, type RuleOptions } from './rules.js';
-import { isInside, relativeInside } from './uriPath.js';
+import { isInside, joinRel, relativeInside } from './uriPath.js';
 
 export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
 
@@ -256,7 +256,7 @@ export class PublishedFolder {
     for (const rel of files) {
       // chokidar reports a file replaced by a folder (or back) as a mere
       // "change" and stops watching that path: look at what it is now.
-      const st = await lstat(path.join(this.realRoot, ...rel.split('/'))).catch(() => null);
+      const st = await lstat(joinRel(this.realRoot, rel)).catch(() => null);
       if (st?.isDirectory()) {
         this.scheduleSettle();
         this.remove(rel, change);
@@ -264,7 +264,7 @@ export class PublishedFolder {
         const found = new Map<string, FileEntry>();
         await scanTree(this.realRoot, this.rules, rel, found).catch(() => undefined);
         for (const entry of found.values()) this.upsert(entry, change);
-        this.watcher?.add(path.join(this.realRoot, ...rel.split('/')));
+        this.watcher?.add(joinRel(this.realRoot, rel));
         continue;
       }
       this.removeUnder(rel, change); // it may have been a folder until now

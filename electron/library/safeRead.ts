@@ -1,16 +1,14 @@
 import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
 import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
+import type { ResourceContents } from '../../shared/shelfApi.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import { ShelfError } from './shelfError.js';
-import { isInside, relativeInside } from './uriPath.js';
+import { isInside, joinRel, relativeInside } from './uriPath.js';
 
-/** What `resources/read` returns for one file: text or blob, never both. */
-export type ResourceContents =
-  | { uri: string; mimeType: string; text: string }
-  | { uri: string; mimeType: string; blob: string };
+/** What `resources/read` returns for one file: text or blob, never both (the shared contract's type). */
+export type { ResourceContents };
 
 export interface ReadOutcome {
   contents: ResourceContents;
@@ -78,7 +76,7 @@ async function readStable(handle: FileHandle, uri: string, limit: number): Promi
  */
 export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number): Promise<ReadOutcome> {
   const root = folder.realRoot;
-  const abs = path.join(root, ...rel.split('/'));
+  const abs = joinRel(root, rel);
   let real: string;
   try {
     real = await realpath(abs);

@@ -31,6 +31,11 @@ export function isInside(root: string, candidate: string): boolean {
   return r.every((seg, i) => seg === c[i]);
 }
 
+/** The absolute path of folder-relative `rel` (always `/`-separated) under `root`. */
+export function joinRel(root: string, rel: string): string {
+  return path.join(root, ...rel.split('/'));
+}
+
 /** Relative path from `root` to `candidate` with `/` separators; assumes isInside. */
 export function relativeInside(root: string, candidate: string): string {
   return path.relative(root, candidate).split(path.sep).join('/');

@@ -9,6 +9,7 @@ import { SHELF_EVENTS, type ShelfEventName, type ShelfEvents, type WireFrame } f
 import { isInside } from '../library/uriPath.js';
 import type { ShelfService } from '../service/shelfService.js';
 import { dispatch } from '../service/dispatch.js';
+import { APP_CSP } from '../windowOptions.js';
 import { isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
 export interface WebHostOptions {
@@ -31,20 +32,6 @@ const COOKIE = 'mcp_shelf_token';
 /** A client this far behind on traffic frames is skipped until it catches up (it can re-query). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-/** The window's Content Security Policy: our own scripts only, data/blob for previews. */
-export const WEB_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "object-src 'self' blob:",
-  "frame-src 'self' blob:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 function tokenMatches(given: string | undefined | null, token: string): boolean {
   if (!given) return false;
@@ -106,7 +93,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }
       res.writeHead(200, {
         'content-type': mime.getType(file) ?? 'application/octet-stream',
-        'content-security-policy': WEB_CSP,
+        'content-security-policy': APP_CSP,
         'x-content-type-options': 'nosniff',
         'referrer-policy': 'no-referrer',
         'cache-control': rel === '/index.html' ? 'no-store' : 'max-age=3600',
