@@ -42,7 +42,9 @@ export function ClientsPanel({ status, clients, now, httpToken }: { status: Serv
           <div className="card-value">
             {status ? `${status.files.toLocaleString()} files` : '…'}
           </div>
-          <div className="muted small">in {status?.folders ?? 0} folders</div>
+          <div className="muted small">
+            in {status?.folders ?? 0} {status?.folders === 1 ? 'folder' : 'folders'}
+          </div>
         </div>
       </div>
       <h3 className="section-title">Connected clients ({clients.length})</h3>
