@@ -99,3 +99,33 @@ describe('in-flight limit', () => {
     }
   });
 });
+
+describe('stalled output', () => {
+  it('closes a connection whose client reads nothing for the stall timeout, after pausing its input', async () => {
+    const { SocketTransport } = await import('../electron/transport/socketTransport.js');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const sockPath = path.join(os.tmpdir(), `stall-${process.pid}.sock`);
+    const reasons: string[] = [];
+    let serverSide: net.Socket | null = null;
+    let transport: InstanceType<typeof SocketTransport> | null = null;
+    const server = net.createServer((s) => {
+      serverSide = s;
+      transport = new SocketTransport(s, { stallTimeoutMs: 500, onProtocolError: (m) => reasons.push(m) });
+      void transport.start();
+    });
+    await new Promise<void>((r) => server.listen(sockPath, r));
+    const client = net.connect(sockPath);
+    client.pause(); // never reads
+    await eventually(() => transport !== null, 2000, 'the connection');
+    const big = 'z'.repeat(1024 * 1024);
+    // Replies pile up until the kernel buffers are full and write() reports backpressure.
+    for (let i = 0; i < 20 && !(serverSide as net.Socket | null)?.destroyed; i++) {
+      await (transport as unknown as { send(m: unknown): Promise<void> }).send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: big } }).catch(() => undefined);
+    }
+    await eventually(() => (serverSide as net.Socket | null)?.destroyed === true, 3000, 'the stalled connection to be closed');
+    expect(reasons.join('\n')).toMatch(/stopped reading/); // the stall timer, not the 32 MiB cap
+    client.destroy();
+    server.close();
+  });
+});

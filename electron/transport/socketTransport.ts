@@ -18,6 +18,8 @@ export interface SocketTransportOptions {
   maxPendingWriteBytes?: number;
   /** Told why a connection was cut (for logs). */
   onProtocolError?: (message: string) => void;
+  /** Output stuck this long (the client reads nothing) closes the connection. */
+  stallTimeoutMs?: number;
 }
 
 const DEFAULT_MAX_PENDING_WRITE = 32 * 1024 * 1024;
@@ -28,6 +30,7 @@ const DEFAULT_MAX_PENDING_WRITE = 32 * 1024 * 1024;
  * thousands of replies in memory.
  */
 const MAX_IN_FLIGHT = 16;
+const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 const QUEUE_PAUSE = 256;
 
 function requestIdOf(value: unknown): string | number | null {
@@ -167,10 +170,18 @@ export class SocketTransport implements Transport {
       return false;
     }
     if (!ok && !this.inputPaused) {
-      // Backpressure: take no new requests until the client reads what it has.
+      // Backpressure: take no new requests until the client reads what it has;
+      // a client that reads nothing for the stall timeout is cut off.
       this.inputPaused = true;
       this.socket.pause();
+      const stall = setTimeout(() => {
+        this.options.onProtocolError?.('client stopped reading its responses; connection closed');
+        this.socket.destroy();
+      }, this.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+      stall.unref();
+      this.socket.once('close', () => clearTimeout(stall));
       this.socket.once('drain', () => {
+        clearTimeout(stall);
         this.inputPaused = false;
         if (!this.queuePaused) this.socket.resume();
       });
