@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
@@ -18,7 +18,8 @@ export interface ReadOutcome {
 }
 
 // O_NONBLOCK keeps a FIFO swapped in for a file from hanging the open.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS_FOLLOW = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = OPEN_FLAGS_FOLLOW | (constants.O_NOFOLLOW ?? 0);
 
 function fsError(err: unknown, uri: string): ShelfError {
   const code = (err as NodeJS.ErrnoException).code;
@@ -77,26 +78,8 @@ async function readStable(handle: FileHandle, uri: string, limit: number): Promi
 export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number): Promise<ReadOutcome> {
   const root = folder.realRoot;
   const abs = joinRel(root, rel);
-  let real: string;
+  const handle = PROC_FD ? await openThenCheck(folder, abs, uri) : await resolveThenOpen(folder, abs, uri);
   try {
-    real = await realpath(abs);
-  } catch (err) {
-    throw fsError(err, uri);
-  }
-  if (!isInside(root, real) || real === root) throw ShelfError.notFound(uri);
-  if (real !== abs && folder.rules.excludes(relativeInside(root, real), false)) throw ShelfError.notFound(uri);
-
-  let handle: FileHandle;
-  try {
-    handle = await open(real, OPEN_FLAGS);
-  } catch (err) {
-    throw fsError(err, uri);
-  }
-  try {
-    if (process.platform === 'linux') {
-      const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
-      if (opened !== null && (!isInside(root, opened) || opened === root)) throw ShelfError.notFound(uri);
-    }
     const bytes = await readStable(handle, uri, limit);
     const kind = contentKind(bytes);
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
@@ -107,5 +90,47 @@ export async function safeRead(folder: PublishedFolder, rel: string, uri: string
     throw err instanceof ShelfError ? err : fsError(err, uri);
   } finally {
     await handle.close();
+  }
+}
+
+/** Linux with /proc: the opened descriptor names its own file, so no separate realpath walk is needed. */
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+
+/** The real path must be inside the folder and, if reached through a link, not an excluded file. */
+function checkReal(folder: PublishedFolder, abs: string, real: string, uri: string): void {
+  const root = folder.realRoot;
+  if (!isInside(root, real) || real === root) throw ShelfError.notFound(uri);
+  if (real !== abs && folder.rules.excludes(relativeInside(root, real), false)) throw ShelfError.notFound(uri);
+}
+
+/**
+ * Linux: open (following links inside the folder), then ask the descriptor
+ * where it really points. What was opened is what is checked, so no rename
+ * race between a check and the open can slip a foreign file through.
+ */
+async function openThenCheck(folder: PublishedFolder, abs: string, uri: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(abs, OPEN_FLAGS_FOLLOW);
+  } catch (err) {
+    throw fsError(err, uri);
+  }
+  try {
+    checkReal(folder, abs, await readlink(`/proc/self/fd/${handle.fd}`), uri);
+    return handle;
+  } catch (err) {
+    await handle.close();
+    throw err instanceof ShelfError ? err : fsError(err, uri);
+  }
+}
+
+/** Elsewhere: resolve links first, check, then open the resolved path without following a link. */
+async function resolveThenOpen(folder: PublishedFolder, abs: string, uri: string): Promise<FileHandle> {
+  try {
+    const real = await realpath(abs);
+    checkReal(folder, abs, real, uri);
+    return await open(real, OPEN_FLAGS);
+  } catch (err) {
+    throw err instanceof ShelfError ? err : fsError(err, uri);
   }
 }
