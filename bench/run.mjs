@@ -5,8 +5,7 @@
 // its socket (raw newline-JSON client), @modelcontextprotocol/server-filesystem
 // (read_text_file over stdio), and the limits: a bare newline-JSON echo server
 // on a Unix socket, and in-process readFile + JSON.stringify of the same reply.
-// Not here yet (see BENCHMARKS.md): the SDK client through the bridge,
-// server-everything, large reads, 50k listing, change notifications, 50 clients.
+// Not here yet (see BENCHMARKS.md): server-everything, large reads, 50k listing, change notifications, 50 clients.
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -77,7 +76,24 @@ async function startShelf(folder) {
   await new Promise((r) => s.once('connect', r));
   const call = lineClient(s, s);
   await call('initialize', INIT);
-  return { call, read: (file) => call('resources/read', { uri: pathToFileURL(file).href }), stop: async () => (s.destroy(), proc.kill('SIGTERM'), await rm(dir, { recursive: true, force: true })) };
+  return {
+    socketPath: sock,
+    read: (file) => call('resources/read', { uri: pathToFileURL(file).href }),
+    stop: async () => (s.destroy(), proc.kill('SIGTERM'), await rm(dir, { recursive: true, force: true })),
+  };
+}
+
+/** The way stdio clients use us: the SDK's Client launching `mcp-shelf connect`. */
+async function startShelfViaBridge(folder) {
+  const shelf = await startShelf(folder);
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath] }));
+  return {
+    read: (file) => client.readResource({ uri: pathToFileURL(file).href }),
+    stop: async () => (await client.close(), await shelf.stop()),
+  };
 }
 
 async function startFsServer(folder) {
@@ -136,6 +152,7 @@ async function smallReads(inFlight) {
   const folder = path.join(DATA, 'small');
   const subjects = {
     'mcp-shelf (socket, raw client)': () => startShelf(folder),
+    'mcp-shelf (SDK client via mcp-shelf connect)': () => startShelfViaBridge(folder),
     'server-filesystem (stdio, read_text_file)': () => startFsServer(folder),
     'limit: newline-JSON echo on a Unix socket': () => startEcho(),
     ...(inFlight === 1 ? { 'limit: in-process readFile + stringify': async () => inProcess() } : {}),
