@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_LINE_BYTES } from '../../shared/errorCodes.js';
 import type { ConnectionHub } from '../mcp/connectionHub.js';
+import { hostAllowed, isLoopbackAddress, LOOPBACK_NAMES, originAllowed, sameSecret } from './requestGuards.js';
 
 export interface HttpOptions {
   host: string;
@@ -25,14 +26,9 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** Sessions idle this long are closed (clients that vanish without DELETE). */
 const IDLE_SESSION_MS = 60 * 60 * 1000;
 const MAX_SESSIONS = 256;
-
-export function isLoopbackAddress(host: string): boolean {
-  return LOOPBACK.has(host.toLowerCase());
-}
 
 /** "8080", "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:8080" → host and port. */
 export function parseHostPort(spec: string): { host: string; port: number } | null {
@@ -85,7 +81,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
 
   // Names a legitimate client may use for us: loopback, plus this machine's addresses for a remote bind.
   const hostNames = (): Set<string> => {
-    const names = new Set(['127.0.0.1', 'localhost', '[::1]']);
+    const names = new Set(LOOPBACK_NAMES);
     if (remote) {
       if (options.host === '0.0.0.0' || options.host === '::') {
         for (const list of Object.values(os.networkInterfaces())) {
@@ -96,20 +92,11 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
     return names;
   };
   const allowedHosts = hostNames();
-  const hostOk = (h: string | undefined) => !!h && [...allowedHosts].some((n) => h.toLowerCase() === `${n}:${port}`);
-  const originOk = (o: string | undefined) => o === undefined || [...allowedHosts].some((n) => o.toLowerCase() === `http://${n}:${port}`);
-  const tokenOk = (auth: string | undefined) => {
-    if (token === null) return true;
-    const m = /^Bearer\s+(.+)$/i.exec(auth ?? '');
-    if (!m) return false;
-    const a = Buffer.from((m[1] as string).trim());
-    const b = Buffer.from(token);
-    return a.length === b.length && timingSafeEqual(a, b);
-  };
+  const tokenOk = (auth: string | undefined) => token === null || sameSecret(/^Bearer\s+(.+)$/i.exec(auth ?? '')?.[1]?.trim(), token);
 
   const server = http.createServer((req, res) => {
     void (async () => {
-      if (!hostOk(req.headers.host) || !originOk(req.headers.origin)) {
+      if (!hostAllowed(req.headers.host, port, allowedHosts) || !originAllowed(req.headers.origin, port, allowedHosts)) {
         return jsonError(res, 403, -32600, 'Forbidden: Host or Origin is not this server');
       }
       const url = new URL(req.url ?? '/', 'http://placeholder');

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,7 @@ import { isInside } from '../library/uriPath.js';
 import type { ShelfService } from '../service/shelfService.js';
 import { dispatch } from '../service/dispatch.js';
 import { APP_CSP } from '../windowOptions.js';
-import { isLoopbackHost, isLoopbackOrigin } from './loopback.js';
+import { hostAllowed, originAllowed, sameSecret } from '../transport/requestGuards.js';
 
 export interface WebHostOptions {
   service: ShelfService;
@@ -32,13 +32,6 @@ const COOKIE = 'mcp_shelf_token';
 /** A client this far behind on traffic frames is skipped until it catches up (it can re-query). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-
-function tokenMatches(given: string | undefined | null, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 function cookieToken(header: string | undefined): string | undefined {
   for (const part of (header ?? '').split(';')) {
@@ -65,9 +58,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 
   const allowed = (req: http.IncomingMessage, url: URL): boolean =>
-    isLoopbackHost(req.headers.host, port) &&
-    isLoopbackOrigin(req.headers.origin, port) &&
-    (tokenMatches(url.searchParams.get('token'), token) || tokenMatches(cookieToken(req.headers.cookie), token));
+    hostAllowed(req.headers.host, port) &&
+    originAllowed(req.headers.origin, port) &&
+    (sameSecret(url.searchParams.get('token'), token) || sameSecret(cookieToken(req.headers.cookie), token));
 
   const server = http.createServer((req, res) => {
     void (async () => {
