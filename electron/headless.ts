@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderOptions } from '../shared/shelfApi.js';
+import { folderProblem } from './library/library.js';
 import { nodeBridgeCommand } from './service/clientConfigs.js';
 import { ShelfService, type ServiceOptions } from './service/shelfService.js';
 import { defaultSettingsDir } from './settings/settingsStore.js';
@@ -38,9 +38,8 @@ export async function checkFolders(folders: readonly string[]): Promise<string[]
   const out: string[] = [];
   for (const f of folders) {
     const abs = path.resolve(f);
-    const st = await stat(abs).catch(() => null);
-    if (!st) throw new UsageError(`Folder not found: ${abs}`);
-    if (!st.isDirectory()) throw new UsageError(`Not a folder (a file was given): ${abs}`);
+    const problem = await folderProblem(abs);
+    if (problem) throw new UsageError(`${problem}: ${abs}`);
     if (!out.includes(abs)) out.push(abs);
   }
   return out;

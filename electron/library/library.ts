@@ -222,14 +222,20 @@ export class Library {
   }
 }
 
+/**
+ * Why a path cannot be published as a folder, or null when it can: the one
+ * check behind the command line, the window's "Add folder" and the library.
+ */
+export async function folderProblem(abs: string): Promise<string | null> {
+  const st = await stat(abs).catch(() => null);
+  if (!st) return 'Folder not found';
+  if (!st.isDirectory()) return 'Not a folder (files cannot be published alone)';
+  return null;
+}
+
 async function assertFolder(abs: string): Promise<void> {
-  let st;
-  try {
-    st = await stat(abs);
-  } catch {
-    throw new Error(`Folder not found: ${abs}`);
-  }
-  if (!st.isDirectory()) throw new Error(`Not a folder: ${abs}`);
+  const problem = await folderProblem(abs);
+  if (problem) throw new Error(`${problem}: ${abs}`);
 }
 
 function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {

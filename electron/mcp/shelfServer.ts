@@ -53,7 +53,6 @@ const MAX_SUBSCRIPTIONS = 10_000;
 
 export interface ShelfServer {
   server: Server;
-  subscriptions: ReadonlySet<string>;
   /** Stops listening to the library; call when the connection closes. */
   dispose(): void;
 }
@@ -134,7 +133,6 @@ export function createShelfServer(library: Library, options: ShelfServerOptions 
 
   return {
     server,
-    subscriptions,
     dispose() {
       unsubscribe();
       if (listTimer) clearTimeout(listTimer);

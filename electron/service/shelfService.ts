@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   AddFoldersResult,
@@ -22,7 +21,7 @@ import type {
   TrafficQuery,
 } from '../../shared/shelfApi.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
-import { Library } from '../library/library.js';
+import { folderProblem, Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import type { RuleOptions } from '../library/rules.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
@@ -71,6 +70,11 @@ interface ManagedFolder {
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
 
 const FOLDER_EVENT_DEBOUNCE_MS = 100;
+
+/** A new folder's options: published, dotfiles hidden, .gitignore honoured, unless given. */
+function folderOptions(given: Partial<Omit<FolderOptions, 'enabled'>> = {}): FolderOptions {
+  return { enabled: true, showHidden: given.showHidden ?? false, gitignore: given.gitignore ?? true, extraIgnore: given.extraIgnore ?? [] };
+}
 
 const ruleOptions = (o: FolderOptions): RuleOptions => ({ showHidden: o.showHidden, gitignore: o.gitignore, extraIgnore: o.extraIgnore });
 
@@ -141,7 +145,7 @@ export class ShelfService implements ShelfMethods {
       for (const p of this.options.sessionFolders) {
         this.folders.push({
           path: path.resolve(p),
-          options: { enabled: true, showHidden: session.showHidden ?? false, gitignore: session.gitignore ?? true, extraIgnore: session.extraIgnore ?? [] },
+          options: folderOptions(session),
           saved: false,
           published: null,
           failure: null,
@@ -277,13 +281,9 @@ export class ShelfService implements ShelfMethods {
         continue;
       }
       const abs = path.resolve(raw.trim());
-      const st = await stat(abs).catch(() => null);
-      if (!st) {
-        result.refused.push({ path: abs, reason: 'Folder not found' });
-        continue;
-      }
-      if (!st.isDirectory()) {
-        result.refused.push({ path: abs, reason: 'Not a folder (files cannot be published alone)' });
+      const problem = await folderProblem(abs);
+      if (problem) {
+        result.refused.push({ path: abs, reason: problem });
         continue;
       }
       if (this.folders.some((f) => f.path === abs)) {
@@ -292,7 +292,7 @@ export class ShelfService implements ShelfMethods {
       }
       const f: ManagedFolder = {
         path: abs,
-        options: { enabled: true, showHidden: false, gitignore: true, extraIgnore: [] },
+        options: folderOptions(),
         saved: true,
         published: null,
         failure: null,

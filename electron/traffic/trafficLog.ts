@@ -54,11 +54,6 @@ export class TrafficLog {
     return () => this.listeners.delete(listener);
   }
 
-  /** The client name recorded from `initialize`, if any. */
-  clientOf(connectionId: number): string | null {
-    return this.clients.get(connectionId) ?? null;
-  }
-
   /** Records one message. `message` is null for a line that was not JSON (`raw` holds it). */
   record(connectionId: number, direction: 'in' | 'out', message: unknown, bytes: number, raw?: string): TrafficEntry {
     const now = Date.now();
