@@ -8,9 +8,10 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileEntry } from './folderScan.js';
 import { compareCodeUnits, folderName, PublishedFolder, type FolderChange } from './publishedFolder.js';
 import type { RuleOptions } from './rules.js';
-import { safeRead, type ReadOutcome } from './safeRead.js';
+import type { FileStream } from './fileStream.js';
+import { openRead, safeRead, type ReadOutcome } from './safeRead.js';
 import { ShelfError } from './shelfError.js';
-import { isInside, joinRel, pathToUri, relativeInside, uriToPath } from './uriPath.js';
+import { joinRel, pathToUri, relativeBelow, uriToPath } from './uriPath.js';
 
 
 export interface ResourceTemplateInfo {
@@ -40,10 +41,14 @@ const MAX_COMPLETIONS = 100;
  * Every published folder, behind one interface the MCP servers share: list,
  * resolve and read by URI, and change notifications.
  */
+/** URIs whose mapped path is remembered; the map starts over when full. */
+const URI_CACHE_SIZE = 4096;
+
 export class Library {
   private readonly folders: PublishedFolder[] = [];
   private readonly listeners = new Set<LibraryListener>();
   private nextId = 1;
+  private readonly uriPaths = new Map<string, string | null>();
 
   constructor(public options: LibraryOptions) {}
 
@@ -156,23 +161,42 @@ export class Library {
 
   /** The published file a URI names, or null: unknown, outside, hidden, ignored and deleted look the same. */
   resolve(uri: string): { folder: PublishedFolder; entry: FileEntry } | null {
-    const p = uriToPath(uri);
+    const p = this.pathOf(uri);
     if (p === null) return null;
     for (const folder of this.folders) {
       if (folder.state === 'missing' || folder.state === 'stopped') continue;
-      for (const root of new Set([folder.realRoot, folder.root])) {
-        if (!isInside(root, p) || p === root) continue;
-        const entry = folder.get(relativeInside(root, p));
+      const roots = folder.realRoot === folder.root ? [folder.root] : [folder.realRoot, folder.root];
+      for (const root of roots) {
+        const rel = relativeBelow(root, p);
+        const entry = rel === null ? undefined : folder.get(rel);
         if (entry) return { folder, entry };
       }
     }
     return null;
   }
 
+  /** uriToPath is pure, and clients read the same URIs again and again: its answers are kept (bounded). */
+  private pathOf(uri: string): string | null {
+    let p = this.uriPaths.get(uri);
+    if (p === undefined) {
+      p = uriToPath(uri);
+      if (this.uriPaths.size >= URI_CACHE_SIZE) this.uriPaths.clear();
+      this.uriPaths.set(uri, p);
+    }
+    return p;
+  }
+
   async read(uri: string): Promise<ReadOutcome> {
     const found = this.resolve(uri);
     if (!found) throw ShelfError.notFound(uri);
     return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes);
+  }
+
+  /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */
+  async openRead(uri: string): Promise<{ whole: ReadOutcome } | { stream: FileStream }> {
+    const found = this.resolve(uri);
+    if (!found) throw ShelfError.notFound(uri);
+    return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes);
   }
 
   /** One template per folder, addressing its files by relative path. */

@@ -58,13 +58,18 @@ function utf16Bom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
+/** The encoding a leading byte-order mark names, or null without one. */
+export function bomEncoding(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | null {
+  return startsWith(bytes, UTF8_BOM) ? 'utf-8' : utf16Bom(bytes);
+}
+
 /**
  * Text when the bytes carry a UTF-8/UTF-16 BOM, or are valid UTF-8 without
  * NUL. `partial` means the bytes are a prefix: a multi-byte sequence cut at
  * the end is then not held against them.
  */
 export function contentKind(bytes: Uint8Array, partial = false): ContentKind {
-  if (startsWith(bytes, UTF8_BOM) || utf16Bom(bytes)) return 'text';
+  if (bomEncoding(bytes)) return 'text';
   if (bytes.includes(0)) return 'blob';
   if (isUtf8(bytes)) return 'text';
   if (partial) {

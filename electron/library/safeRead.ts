@@ -1,11 +1,12 @@
-import { constants, existsSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, read as readCallback, readlinkSync, readSync, realpathSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
-import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import type { ResourceContents } from '../../shared/shelfApi.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import { ShelfError } from './shelfError.js';
-import { isInside, joinRel, relativeInside } from './uriPath.js';
+import { FileStream, scanKind } from './fileStream.js';
+import { joinRel, relativeBelow } from './uriPath.js';
 
 /** What `resources/read` returns for one file: text or blob, never both (the shared contract's type). */
 export type { ResourceContents };
@@ -21,6 +22,18 @@ export interface ReadOutcome {
 const OPEN_FLAGS_FOLLOW = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const OPEN_FLAGS = OPEN_FLAGS_FOLLOW | (constants.O_NOFOLLOW ?? 0);
 
+/**
+ * Files up to this size are read with synchronous calls: from the page cache
+ * that takes microseconds, while each trip through libuv's thread pool costs
+ * tens of them (a small read made six such trips). Larger files are read
+ * asynchronously so one big read never holds up other clients.
+ */
+const SYNC_READ_MAX = 1024 * 1024;
+/** Socket replies for files above this are streamed in chunks rather than built whole. */
+export const STREAM_FROM = 1024 * 1024;
+
+const readAsync = promisify(readCallback);
+
 function fsError(err: unknown, uri: string): ShelfError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return ShelfError.permissionDenied(uri);
@@ -31,14 +44,15 @@ function fsError(err: unknown, uri: string): ShelfError {
 }
 
 /** Reads at most `limit + 1` bytes, so a file that grew is caught without reading it all. */
-async function readBounded(handle: FileHandle, expected: number, limit: number): Promise<Buffer> {
+async function readBounded(fd: number, expected: number, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   // The expected size plus one byte (to notice growth) first; then small steps.
   let want = Math.min(expected, limit) + 1;
+  const sync = expected <= SYNC_READ_MAX;
   for (;;) {
     const buf = Buffer.allocUnsafe(want);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, total);
+    const bytesRead = sync ? readSync(fd, buf, 0, want, total) : (await readAsync(fd, buf, 0, want, total)).bytesRead;
     if (bytesRead === 0) break;
     chunks.push(buf.subarray(0, bytesRead));
     total += bytesRead;
@@ -49,7 +63,15 @@ async function readBounded(handle: FileHandle, expected: number, limit: number):
 }
 
 /** A file is the same between two stats when its size and change time agree. */
-const sameVersion = (a: BigIntStats, b: BigIntStats) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+export const sameVersion = (a: BigIntStats, b: BigIntStats) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+
+/** The open file's stats, refusing anything but a regular file within the limit. */
+export function statForRead(fd: number, uri: string, limit: number): BigIntStats {
+  const st = fstatSync(fd, { bigint: true });
+  if (!st.isFile()) throw ShelfError.notFound(uri);
+  if (st.size > BigInt(limit)) throw ShelfError.tooLarge(uri, Number(st.size), limit);
+  return st;
+}
 
 /**
  * Reads one consistent version of a file: if it changed while being read (an
@@ -57,16 +79,24 @@ const sameVersion = (a: BigIntStats, b: BigIntStats) => a.size === b.size && a.m
  * mix of two versions. A file that keeps changing is read as it stands after
  * a few tries.
  */
-async function readStable(handle: FileHandle, uri: string, limit: number): Promise<Buffer> {
+async function readStable(fd: number, uri: string, limit: number, first: BigIntStats): Promise<Buffer> {
+  let before = first;
   for (let attempt = 0; ; attempt++) {
-    const before = await handle.stat({ bigint: true });
-    if (!before.isFile()) throw ShelfError.notFound(uri);
-    if (before.size > BigInt(limit)) throw ShelfError.tooLarge(uri, Number(before.size), limit);
-    const bytes = await readBounded(handle, Number(before.size), limit);
+    const bytes = await readBounded(fd, Number(before.size), limit);
     if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, Number(before.size)), limit);
-    const after = await handle.stat({ bigint: true });
+    const after = statForRead(fd, uri, limit);
     if ((sameVersion(before, after) && BigInt(bytes.length) === after.size) || attempt >= 4) return bytes;
+    before = after;
   }
+}
+
+async function wholeOutcome(fd: number, rel: string, uri: string, limit: number, st: BigIntStats): Promise<ReadOutcome> {
+  const bytes = await readStable(fd, uri, limit, st);
+  const kind = contentKind(bytes);
+  const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
+  const contents: ResourceContents =
+    kind === 'text' ? { uri, mimeType, text: decodeText(bytes) } : { uri, mimeType, blob: bytes.toString('base64') };
+  return { contents, size: bytes.length, kind };
 }
 
 /**
@@ -76,20 +106,40 @@ async function readStable(handle: FileHandle, uri: string, limit: number): Promi
  * checked again, so a rename race cannot slip a foreign file through.
  */
 export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number): Promise<ReadOutcome> {
-  const root = folder.realRoot;
-  const abs = joinRel(root, rel);
-  const handle = PROC_FD ? await openThenCheck(folder, abs, uri) : await resolveThenOpen(folder, abs, uri);
+  const fd = openChecked(folder, rel, uri);
   try {
-    const bytes = await readStable(handle, uri, limit);
-    const kind = contentKind(bytes);
-    const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
-    const contents: ResourceContents =
-      kind === 'text' ? { uri, mimeType, text: decodeText(bytes) } : { uri, mimeType, blob: bytes.toString('base64') };
-    return { contents, size: bytes.length, kind };
+    return await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit));
   } catch (err) {
     throw err instanceof ShelfError ? err : fsError(err, uri);
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+/**
+ * Like safeRead, but a file over STREAM_FROM comes back as a FileStream that
+ * yields the reply's text or base64 piece by piece (and owns the descriptor
+ * until closed), so a 64 MiB file never becomes one 85 MiB string.
+ */
+export async function openRead(
+  folder: PublishedFolder,
+  rel: string,
+  uri: string,
+  limit: number,
+): Promise<{ whole: ReadOutcome } | { stream: FileStream }> {
+  const fd = openChecked(folder, rel, uri);
+  let handedOver = false;
+  try {
+    const st = statForRead(fd, uri, limit);
+    if (st.size <= BigInt(STREAM_FROM)) return { whole: await wholeOutcome(fd, rel, uri, limit, st) };
+    const scan = await scanKind(fd, uri, limit, st);
+    const mimeType = typeFromName(rel) ?? (await mediaType(rel, scan.head, scan.kind));
+    handedOver = true;
+    return { stream: new FileStream(fd, uri, mimeType, scan) };
+  } catch (err) {
+    throw err instanceof ShelfError ? err : fsError(err, uri);
+  } finally {
+    if (!handedOver) closeSync(fd);
   }
 }
 
@@ -98,39 +148,43 @@ const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** The real path must be inside the folder and, if reached through a link, not an excluded file. */
 function checkReal(folder: PublishedFolder, abs: string, real: string, uri: string): void {
-  const root = folder.realRoot;
-  if (!isInside(root, real) || real === root) throw ShelfError.notFound(uri);
-  if (real !== abs && folder.rules.excludes(relativeInside(root, real), false)) throw ShelfError.notFound(uri);
+  const rel = relativeBelow(folder.realRoot, real);
+  if (rel === null) throw ShelfError.notFound(uri);
+  if (real !== abs && folder.rules.excludes(rel, false)) throw ShelfError.notFound(uri);
 }
 
 /**
+ * Opens a published file after checking where it really is. Metadata calls
+ * are synchronous on purpose (see SYNC_READ_MAX).
+ *
  * Linux: open (following links inside the folder), then ask the descriptor
  * where it really points. What was opened is what is checked, so no rename
  * race between a check and the open can slip a foreign file through.
+ * Elsewhere: resolve links first, check, then open the resolved path without
+ * following a link.
  */
-async function openThenCheck(folder: PublishedFolder, abs: string, uri: string): Promise<FileHandle> {
-  let handle: FileHandle;
+function openChecked(folder: PublishedFolder, rel: string, uri: string): number {
+  const abs = joinRel(folder.realRoot, rel);
+  if (!PROC_FD) {
+    try {
+      const real = realpathSync(abs);
+      checkReal(folder, abs, real, uri);
+      return openSync(real, OPEN_FLAGS);
+    } catch (err) {
+      throw err instanceof ShelfError ? err : fsError(err, uri);
+    }
+  }
+  let fd: number;
   try {
-    handle = await open(abs, OPEN_FLAGS_FOLLOW);
+    fd = openSync(abs, OPEN_FLAGS_FOLLOW);
   } catch (err) {
     throw fsError(err, uri);
   }
   try {
-    checkReal(folder, abs, await readlink(`/proc/self/fd/${handle.fd}`), uri);
-    return handle;
+    checkReal(folder, abs, readlinkSync(`/proc/self/fd/${fd}`), uri);
+    return fd;
   } catch (err) {
-    await handle.close();
-    throw err instanceof ShelfError ? err : fsError(err, uri);
-  }
-}
-
-/** Elsewhere: resolve links first, check, then open the resolved path without following a link. */
-async function resolveThenOpen(folder: PublishedFolder, abs: string, uri: string): Promise<FileHandle> {
-  try {
-    const real = await realpath(abs);
-    checkReal(folder, abs, real, uri);
-    return await open(real, OPEN_FLAGS);
-  } catch (err) {
+    closeSync(fd);
     throw err instanceof ShelfError ? err : fsError(err, uri);
   }
 }

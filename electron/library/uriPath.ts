@@ -12,28 +12,38 @@ export function pathToUri(absPath: string): string {
   return pathToFileURL(absPath).href;
 }
 
-/** Splits an absolute path into its segments, platform-aware. */
-function segments(absPath: string): string[] {
-  const { root } = path.parse(absPath);
-  const rest = absPath.slice(root.length).split(path.sep).filter((s) => s !== '');
-  return [root, ...rest];
-}
-
 /**
- * True when `candidate` is `root` or lies below it, compared segment by
- * segment: `/x/docs_evil` is not inside `/x/docs`. Both must be absolute and
- * normalised (no `..`).
+ * True when `candidate` is `root` or lies below it, compared by whole
+ * segments: `/x/docs_evil` is not inside `/x/docs` (the prefix must end at a
+ * separator). Both must be absolute; they are normalised here.
  */
 export function isInside(root: string, candidate: string): boolean {
-  const r = segments(path.normalize(root));
-  const c = segments(path.normalize(candidate));
-  if (c.length < r.length) return false;
-  return r.every((seg, i) => seg === c[i]);
+  const r = withoutTrailingSep(path.normalize(root));
+  const c = withoutTrailingSep(path.normalize(candidate));
+  return c === r || c.startsWith(r.endsWith(path.sep) ? r : r + path.sep);
+}
+
+/** `/a/b/` → `/a/b`; a filesystem root (`/`, `C:\`) stays as it is. */
+function withoutTrailingSep(p: string): string {
+  return p.length > 1 && p.endsWith(path.sep) && path.parse(p).root !== p ? p.slice(0, -1) : p;
 }
 
 /** The absolute path of folder-relative `rel` (always `/`-separated) under `root`. */
 export function joinRel(root: string, rel: string): string {
   return path.join(root, ...rel.split('/'));
+}
+
+/**
+ * `candidate` relative to `root` with `/` separators when it lies strictly
+ * below it, else null. Both must be absolute and normalised; a string prefix
+ * ending at a separator is then a whole-segment match. This is the read
+ * path's check, so it avoids path.relative's resolving.
+ */
+export function relativeBelow(root: string, candidate: string): string | null {
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  if (candidate.length === prefix.length || !candidate.startsWith(prefix)) return null;
+  const rest = candidate.slice(prefix.length);
+  return path.sep === '/' ? rest : rest.split(path.sep).join('/');
 }
 
 /** Relative path from `root` to `candidate` with `/` separators; assumes isInside. */

@@ -4,6 +4,7 @@ import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
+import { directReads } from './directReads.js';
 import { createShelfServer, type ShelfServer, type ShelfServerOptions } from './shelfServer.js';
 
 export interface Connection {
@@ -35,9 +36,11 @@ export class ConnectionHub {
     options: HubOptions = {},
   ) {
     this.options = { ...options };
+    this.reads = directReads(library);
   }
 
   private readonly options: HubOptions;
+  private readonly reads: ReturnType<typeof directReads>;
 
   get size(): number {
     return this.connections.size;
@@ -79,6 +82,7 @@ export class ConnectionHub {
       new SocketTransport(socket, {
         onProtocolError: (message) => this.options.log?.(`connection ${id}: ${message}`),
         observer,
+        direct: this.reads,
       }),
     ).catch(() => socket.destroy());
   }
@@ -91,14 +95,16 @@ export class ConnectionHub {
     return this.attach('http', (_id, observer) => {
       const send = transport.send.bind(transport);
       transport.send = (message, options) => {
-        observer.outgoing(message, Buffer.byteLength(JSON.stringify(message)));
+        const json = JSON.stringify(message);
+        observer.outgoing(message, Buffer.byteLength(json), json);
         return send(message, options);
       };
       return transport;
     }, (observer) => {
       const deliver = transport.onmessage;
       transport.onmessage = (message, extra) => {
-        observer.incoming(message, Buffer.byteLength(JSON.stringify(message)));
+        const json = JSON.stringify(message);
+        observer.incoming(message, Buffer.byteLength(json), json);
         deliver?.(message, extra);
       };
     });
@@ -122,12 +128,12 @@ export class ConnectionHub {
       close: () => shelf.server.close(),
     };
     const observer: WireObserver = {
-      incoming: (message, bytes, raw) => {
+      incoming: (message, bytes, text) => {
         const m = message as { method?: unknown; id?: unknown } | null;
         if (m && typeof m.method === 'string' && m.id !== undefined) connection.requests++;
-        traffic?.record(id, 'in', message, bytes, raw);
+        traffic?.record(id, 'in', message, bytes, text);
       },
-      outgoing: (message, bytes) => traffic?.record(id, 'out', message, bytes),
+      outgoing: (message, bytes, text, preview) => traffic?.record(id, 'out', message, bytes, text, preview),
     };
     const transport = makeTransport(id, observer);
     this.connections.set(id, connection);

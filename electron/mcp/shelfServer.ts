@@ -20,6 +20,13 @@ const LIST_CHANGED_DEBOUNCE_MS = 100;
 
 type StrictSchema<T> = { safeParse(value: unknown): { success: true; data: T } | { success: false; error: z.ZodError } };
 
+/** The -32602 error for params the SDK's schema refused, naming where. */
+export function invalidParams(method: string, error: z.ZodError): ShelfError {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  return ShelfError.invalidParams(`Invalid params for ${method}${where}: ${issue?.message ?? 'malformed'}`);
+}
+
 /**
  * Registers a handler that receives any params, then validates them with the
  * SDK's own schema so malformed params get -32602 (the SDK's own parsing
@@ -34,11 +41,7 @@ function handle<T extends { method: string }, R>(
   const loose = z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
   server.setRequestHandler(loose as never, async (request: unknown) => {
     const parsed = schema.safeParse(request);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-      throw ShelfError.invalidParams(`Invalid params for ${method}${where}: ${issue?.message ?? 'malformed'}`);
-    }
+    if (!parsed.success) throw invalidParams(method, parsed.error);
     return (await handler(parsed.data)) as never;
   });
 }

@@ -15,6 +15,19 @@ interface PendingRequest {
   method: string | null;
 }
 
+/**
+ * Messages whose wire JSON is at most this long are kept verbatim: no second
+ * walk and stringify on the hot path (a small read's reply is a few KB).
+ */
+const VERBATIM_CHARS = 4096;
+
+/** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
+function logPayload(m: Message, text: string | undefined, preview: boolean): { payload: string; truncated: boolean } {
+  if (text !== undefined && text.length <= VERBATIM_CHARS) return { payload: text, truncated: preview };
+  const cut = truncateForLog(m);
+  return { payload: JSON.stringify(cut.value), truncated: cut.truncated };
+}
+
 /** Cost of an entry in the ring's byte bound: its kept payload plus a fixed overhead. */
 const entryCost = (e: TrafficEntry) => e.payload.length * 2 + 200;
 
@@ -54,8 +67,12 @@ export class TrafficLog {
     return () => this.listeners.delete(listener);
   }
 
-  /** Records one message. `message` is null for a line that was not JSON (`raw` holds it). */
-  record(connectionId: number, direction: 'in' | 'out', message: unknown, bytes: number, raw?: string): TrafficEntry {
+  /**
+   * Records one message. `text` is its JSON as on the wire, when known; for a
+   * line that was not JSON `message` is null and `text` holds the line.
+   * `preview` marks `text` as already cut down from a larger message.
+   */
+  record(connectionId: number, direction: 'in' | 'out', message: unknown, bytes: number, text?: string, preview = false): TrafficEntry {
     const now = Date.now();
     const m = (message && typeof message === 'object' && !Array.isArray(message) ? message : null) as Message | null;
     const hasId = m !== null && 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');
@@ -103,7 +120,7 @@ export class TrafficLog {
       }
     }
 
-    const cut = m === null ? { value: (raw ?? '').slice(0, 1024), truncated: (raw ?? '').length > 1024 } : truncateForLog(m);
+    const cut = m === null ? { value: (text ?? '').slice(0, 1024), truncated: (text ?? '').length > 1024 } : null;
     const entry: TrafficEntry = {
       seq: ++this.seq,
       time: now,
@@ -117,8 +134,7 @@ export class TrafficLog {
       bytes,
       errorCode,
       errorMessage,
-      payload: typeof cut.value === 'string' && m === null ? cut.value : JSON.stringify(cut.value),
-      truncated: cut.truncated,
+      ...(cut ? { payload: cut.value, truncated: cut.truncated } : logPayload(m as Message, text, preview)),
     };
     this.entries.push(entry);
     this.bytes += entryCost(entry);

@@ -4,15 +4,43 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { ErrorCodes, MAX_LINE_BYTES } from '../../shared/errorCodes.js';
 import { LineFramer } from './lineFramer.js';
 
-/** Sees every message on the wire, both ways, with its size in bytes. */
+/**
+ * Sees every message on the wire, both ways, with its size in bytes and, when
+ * the transport has it, its JSON text (so the log need not stringify again).
+ */
 export interface WireObserver {
-  /** `message` is null when the line was not JSON; `raw` then holds it. */
-  incoming(message: unknown, bytes: number, raw?: string): void;
-  outgoing(message: unknown, bytes: number): void;
+  /** `message` is null when the line was not JSON; `text` then holds it. */
+  incoming(message: unknown, bytes: number, text?: string): void;
+  /** `preview` says `text` already stands for a message too large to keep (a streamed reply). */
+  outgoing(message: unknown, bytes: number, text?: string, preview?: boolean): void;
 }
+
+/** A reply whose one long string (a file's text or base64) is written piece by piece. */
+export interface StreamedReply {
+  /** The result's JSON up to and including the long string's opening quote. */
+  head: string;
+  /** The string's content, JSON-escaped, in order. */
+  body: AsyncIterable<string>;
+  /** From the string's closing quote to the end of the result. */
+  tail: string;
+  /** The result as the traffic log keeps it (with a preview of the string), once it is sent. */
+  logged(): unknown;
+  /** Releases what the body holds; called whether or not it was sent. */
+  close(): void;
+}
+
+export type DirectReply = { result: unknown } | { error: { code: number; message: string; data?: unknown } } | { stream: StreamedReply };
+
+/**
+ * Answers some requests without the SDK's Server: returns null for methods it
+ * does not take. The socket's hot path (`resources/read`) goes through here
+ * so a large file can be streamed rather than built into one JSON text.
+ */
+export type DirectHandler = (method: string, params: unknown) => Promise<DirectReply> | null;
 
 export interface SocketTransportOptions {
   observer?: WireObserver;
+  direct?: DirectHandler;
   maxLineBytes?: number;
   /** Unsent output above this means the client stopped reading: the connection is closed. */
   maxPendingWriteBytes?: number;
@@ -39,6 +67,8 @@ function requestIdOf(value: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
+type Held = { line: unknown } | { startStream: () => void };
+
 /**
  * MCP over one stream socket: newline-delimited JSON-RPC, the stdio framing.
  * Malformed input is answered here (-32700, -32600) and never reaches the SDK;
@@ -56,6 +86,11 @@ export class SocketTransport implements Transport {
   private readonly inFlight = new Map<string, number>();
   private inFlightCount = 0;
   private queuePaused = false;
+  /** While a streamed reply is being written, other output waits here so lines never interleave. */
+  private streaming = false;
+  private readonly held: Held[] = [];
+  /** Requests answered directly that are still being worked on, by id key: true once cancelled. */
+  private readonly direct = new Map<string, boolean>();
 
   constructor(
     private readonly socket: Socket,
@@ -130,7 +165,8 @@ export class SocketTransport implements Transport {
       this.writeRaw({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.parseError, message: 'Parse error' } });
       return;
     }
-    this.options.observer?.incoming(value, line.length);
+    this.options.observer?.incoming(value, line.length, text);
+    if (this.takeDirectly(value)) return;
     if (Array.isArray(value)) {
       // JSON-RPC batches were removed from MCP in 2025-06-18.
       this.writeRaw({
@@ -151,15 +187,131 @@ export class SocketTransport implements Transport {
     const msg = parsed.data as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
     if (typeof msg.method === 'string' && msg.id !== undefined) this.trackRequest(msg.id, true);
     // A cancelled request gets no reply from the SDK: free its slot here.
-    if (msg.method === 'notifications/cancelled' && msg.params?.requestId !== undefined) this.trackRequest(msg.params.requestId, false);
+    if (msg.method === 'notifications/cancelled' && msg.params?.requestId !== undefined) {
+      const key = JSON.stringify(msg.params.requestId);
+      if (this.direct.get(key) === false) this.direct.set(key, true);
+      this.trackRequest(msg.params.requestId, false);
+    }
     this.onmessage?.(parsed.data);
+  }
+
+  /** A well-formed request the direct handler takes is answered here, never seen by the SDK. */
+  private takeDirectly(value: unknown): boolean {
+    if (!this.options.direct || typeof value !== 'object' || value === null) return false;
+    const m = value as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
+    const id = requestIdOf(m);
+    if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || id === null) return false;
+    const pending = this.options.direct(m.method, m.params);
+    if (!pending) return false;
+    const key = JSON.stringify(id);
+    if (this.direct.has(key)) {
+      this.writeRaw({ jsonrpc: '2.0', id, error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request: id already in use' } });
+      return true;
+    }
+    this.direct.set(key, false);
+    this.trackRequest(id, true);
+    void this.replyDirectly(id, key, pending);
+    return true;
+  }
+
+  private async replyDirectly(id: string | number, key: string, pending: Promise<DirectReply>): Promise<void> {
+    let reply: DirectReply;
+    try {
+      reply = await pending;
+    } catch (err) {
+      reply = { error: { code: ErrorCodes.internalError, message: (err as Error).message || 'Internal error' } };
+    }
+    const cancelled = this.direct.get(key) === true;
+    this.direct.delete(key);
+    // A cancelled request gets no reply (its slot was freed when the cancel came).
+    if (cancelled || this.closed) {
+      if ('stream' in reply) reply.stream.close();
+      return;
+    }
+    if ('stream' in reply) await this.writeStreamed(id, reply.stream);
+    else this.writeRaw({ jsonrpc: '2.0', id, ...reply });
+    this.trackRequest(id, false);
+  }
+
+  /**
+   * Writes one reply whose long string arrives in pieces, waiting for the
+   * socket to drain between them, so memory holds a chunk, not the file.
+   */
+  private async writeStreamed(id: string | number, reply: StreamedReply): Promise<void> {
+    if (this.streaming) await new Promise<void>((startStream) => this.held.push({ startStream }));
+    this.streaming = true; // set before any await, so other output queues behind this line
+    let bytes = 0;
+    const put = async (text: string) => {
+      if (this.closed || this.socket.destroyed) throw new Error('Connection closed');
+      const chunk = Buffer.from(text, 'utf8');
+      bytes += chunk.length;
+      if (!this.socket.write(chunk)) await this.drained();
+    };
+    try {
+      await put(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${reply.head}`);
+      for await (const piece of reply.body) await put(piece);
+      await put(`${reply.tail}}\n`);
+      const logged = { jsonrpc: '2.0', id, result: reply.logged() };
+      this.options.observer?.outgoing(logged, bytes, JSON.stringify(logged), true);
+    } catch (err) {
+      // Half a line is on the wire and cannot be taken back: the connection ends.
+      if (!this.closed && !this.socket.destroyed) {
+        this.options.onProtocolError?.(`${(err as Error).message}; connection closed`);
+        this.socket.destroy();
+      }
+    } finally {
+      reply.close();
+      this.releaseHeld();
+    }
+  }
+
+  /** Resolves once the socket drained; fails if it closes or the client reads nothing for the stall timeout. */
+  private drained(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(stall);
+        this.socket.off('drain', onDrain);
+        this.socket.off('close', onClose);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onClose = () => done(new Error('Connection closed'));
+      const stall = setTimeout(
+        () => done(new Error('client stopped reading its responses')),
+        this.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+      );
+      stall.unref();
+      this.socket.on('drain', onDrain);
+      this.socket.on('close', onClose);
+    });
+  }
+
+  /** After a streamed reply: writes what waited, up to the next streamed reply, which then takes over. */
+  private releaseHeld(): void {
+    this.streaming = false;
+    while (this.held.length > 0) {
+      const next = this.held.shift() as Held;
+      if ('line' in next) {
+        this.writeRaw(next.line);
+        continue;
+      }
+      this.streaming = true;
+      next.startStream();
+      return;
+    }
   }
 
   private writeRaw(message: unknown): boolean {
     if (this.closed || this.socket.destroyed || !this.socket.writable) return false;
-    const line = `${JSON.stringify(message)}\n`;
+    if (this.streaming) {
+      this.held.push({ line: message });
+      return true;
+    }
+    const json = JSON.stringify(message);
+    const line = `${json}\n`;
     const bytes = Buffer.byteLength(line);
-    this.options.observer?.outgoing(message, bytes);
+    this.options.observer?.outgoing(message, bytes, json);
     const backlog = this.socket.writableLength;
     const ok = this.socket.write(line);
     // Output the client has not taken yet, before this message: a client that

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 
 type Message = Record<string, unknown> & { id?: unknown; method?: string; error?: { code: number; message: string; data?: unknown } };
 
@@ -11,8 +12,9 @@ export class RawClient {
   private nextId = 1000;
 
   private constructor(readonly socket: net.Socket) {
+    const utf8 = new StringDecoder('utf8'); // a character may be split between chunks
     socket.on('data', (chunk: Buffer) => {
-      this.buffer += chunk.toString('utf8');
+      this.buffer += utf8.write(chunk);
       let nl: number;
       while ((nl = this.buffer.indexOf('\n')) >= 0) {
         const line = this.buffer.slice(0, nl);
