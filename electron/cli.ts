@@ -185,7 +185,7 @@ async function serve(args: string[]): Promise<void> {
   }
   const files = folders.reduce((n, f) => n + f.fileCount, 0);
   log(`MCP Shelf ${VERSION}: ${folders.length} folder(s), ${files} file(s) published`);
-  for (const f of folders) log(`  ${f.path} (${f.error ?? `${f.fileCount} files`})`);
+  for (const f of folders) log(`  ${f.path} (${f.error ?? `${f.fileCount} files, indexed in ${f.indexMs ?? '?'} ms`})`);
   const socketPath = shelf.service.socketPath;
   log(`connect a stdio client with: ${process.execPath} ${CLI_PATH} connect --socket ${socketPath}`);
   const httpEndpoint = shelf.service.httpEndpoint;

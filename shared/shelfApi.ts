@@ -21,6 +21,8 @@ export interface FolderInfo {
   error: string | null;
   fileCount: number;
   totalBytes: number;
+  /** How long its last full index took, in milliseconds (null before one finished). */
+  indexMs: number | null;
   /** Saved in settings (false: given on the command line for this run only). */
   saved: boolean;
 }

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { FSWatcher } from 'chokidar';
 import { describe, expect, it } from 'vitest';
 import { SettingsSchema } from '../electron/settings/settingsStore.js';
 import { eventually, makeTree, uriOf } from './support/fixtures.js';
@@ -19,9 +18,9 @@ describe('watcher exhaustion', () => {
       const updated: string[] = [];
       client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
       await client.subscribeResource({ uri: uriOf(root, 'w.txt') });
-      // Fault injection: the error chokidar emits when inotify runs out of watches.
-      const folder = svc.service.library.list()[0] as unknown as { watcher: FSWatcher };
-      folder.watcher.emit('error', Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' }));
+      // Fault injection: the error the native watcher reports when inotify runs out of watches.
+      const folder = svc.service.library.list()[0] as unknown as { onWatcherError(err: Error): void };
+      folder.onWatcherError(new Error('inotify_add_watch on /x failed: No space left on device'));
       await eventually(async () => (await svc.service.listFolders())[0]?.state === 'polling', 5000, 'polling state');
       expect(svc.logs.join('\n')).toMatch(/file watching unavailable \(ENOSPC\); polling/);
       await new Promise((r) => setTimeout(r, 600)); // let the poller take its first look

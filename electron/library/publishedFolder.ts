@@ -1,6 +1,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { subscribe as subscribeNative } from '@parcel/watcher';
+import { watch } from 'chokidar';
 import type { Stats } from 'node:fs';
 import { examineFile, scanTree, type FileEntry } from './folderScan.js';
 import { FolderRules, type RuleOptions } from './rules.js';
@@ -18,6 +19,26 @@ export interface FolderChange {
 export interface FolderEvents {
   onChange(folder: PublishedFolder, change: FolderChange): void;
   onState(folder: PublishedFolder, message: string): void;
+}
+
+/** Whichever watcher is running: native, or the polling fallback. */
+interface ActiveWatcher {
+  close(): Promise<void>;
+  /** Polling only: look at a path it stopped watching (a file that became a folder). */
+  add?(absPath: string): void;
+}
+
+/** Never published (see SECRET_PATTERNS) and often huge: not even watched. */
+const ALWAYS_UNWATCHED = ['**/.git', '**/node_modules'];
+
+/** ENOSPC / EMFILE from either watcher (the native one says it only in words). */
+function watchErrorCode(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e?.code === 'string') return e.code;
+  const text = String(e?.message ?? err);
+  if (/ENOSPC|No space left|inotify.*limit/i.test(text)) return 'ENOSPC';
+  if (/EMFILE|Too many open files/i.test(text)) return 'EMFILE';
+  return undefined;
 }
 
 /** How often a folder checks that its root is still the same directory. */
@@ -43,12 +64,10 @@ export class PublishedFolder {
 
   private entries = new Map<string, FileEntry>();
   private sorted: string[] | null = null;
-  private watcher: FSWatcher | null = null;
+  private watcher: ActiveWatcher | null = null;
   private rootIdentity: string | null = null;
   private rootTimer: NodeJS.Timeout | null = null;
   private dirtyFiles = new Set<string>();
-  private dirtyDirs = new Set<string>();
-  private removedDirs = new Set<string>();
   private rescanAll = false;
   private flushScheduled = false;
   private flushing: Promise<void> = Promise.resolve();
@@ -98,16 +117,28 @@ export class PublishedFolder {
     this.rules = new FolderRules(this.realRoot, this.options);
     this.state = 'indexing';
     this.eventsHeld = true;
+    const started = performance.now();
+    // Watching starts first, so nothing that changes during the scan is missed.
     await this.startWatcher(false);
     const fresh = new Map<string, FileEntry>();
-    await scanTree(this.realRoot, this.rules, '', fresh);
+    try {
+      await scanTree(this.realRoot, this.rules, '', fresh);
+    } catch (err) {
+      await this.watcher?.close();
+      this.watcher = null;
+      throw err;
+    }
     const change = this.replaceEntries(fresh);
-    this.state = this.state === 'indexing' ? 'watching' : this.state;
+    this.indexMs = performance.now() - started;
+    if (this.state === 'indexing') this.state = 'watching';
     this.eventsHeld = false;
     this.scheduleFlush(); // events that arrived during the scan
     this.startRootCheck();
     if (change.added.length + change.removed.length > 0) this.events.onChange(this, change);
   }
+
+  /** Milliseconds the last full index took (from start until its files were listed), or null before one. */
+  indexMs: number | null = null;
 
   /** Like start, but a folder that is missing now is watched for until it appears. */
   async open(): Promise<void> {
@@ -130,24 +161,50 @@ export class PublishedFolder {
     await this.flushing;
   }
 
+  /**
+   * Native recursive watching (@parcel/watcher: inotify, FSEvents,
+   * ReadDirectoryChangesW) sets up in a fraction of the time and memory
+   * chokidar needed, which stats and tracks every file (50,000 files: 4.4 s
+   * and 480 MiB against 0.14 s and 60 MiB). chokidar stays for polling,
+   * when the system runs out of watches.
+   */
   private async startWatcher(polling: boolean): Promise<void> {
     await this.watcher?.close();
-    const watcher = watch(this.realRoot, {
+    this.watcher = null;
+    if (!polling) {
+      try {
+        const subscription = await subscribeNative(this.realRoot, (err, events) => {
+          if (err) this.onWatcherError(err);
+          else for (const e of events) this.markPath(e.path, e.type !== 'update');
+        }, { ignore: ALWAYS_UNWATCHED });
+        if (this.state === 'stopped' || this.state === 'missing') {
+          await subscription.unsubscribe();
+          return;
+        }
+        this.watcher = { close: () => subscription.unsubscribe() };
+        return;
+      } catch (err) {
+        const code = watchErrorCode(err);
+        if (code !== 'ENOSPC' && code !== 'EMFILE') throw err;
+        this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
+      }
+    }
+    const poller = watch(this.realRoot, {
       ignoreInitial: true,
       followSymlinks: false,
-      usePolling: polling,
+      usePolling: true,
       interval: 500,
       ignored: (p: string, stats?: Stats) => this.ignoredByWatcher(p, stats),
     });
-    this.watcher = watcher;
-    watcher.on('add', (p) => this.markFile(p, true));
-    watcher.on('change', (p) => this.markFile(p, false));
-    watcher.on('unlink', (p) => this.markFile(p, true));
-    watcher.on('addDir', (p) => this.markDir(p, false));
-    watcher.on('unlinkDir', (p) => this.markDir(p, true));
-    watcher.on('error', (err) => this.onWatcherError(err as NodeJS.ErrnoException));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-    if (polling) this.state = 'polling';
+    this.watcher = { close: () => poller.close(), add: (p) => void poller.add(p) };
+    poller.on('add', (p) => this.markPath(p, true));
+    poller.on('change', (p) => this.markPath(p, false));
+    poller.on('unlink', (p) => this.markPath(p, true));
+    poller.on('addDir', (p) => this.markPath(p, true));
+    poller.on('unlinkDir', (p) => this.markPath(p, true));
+    poller.on('error', (err) => this.onWatcherError(err as Error));
+    await new Promise<void>((resolve) => poller.once('ready', () => resolve()));
+    this.state = 'polling';
   }
 
   private ignoredByWatcher(p: string, stats?: Stats): boolean {
@@ -158,10 +215,11 @@ export class PublishedFolder {
     return this.rules.excludes(rel, stats.isDirectory());
   }
 
-  private onWatcherError(err: NodeJS.ErrnoException): void {
-    if ((err.code === 'ENOSPC' || err.code === 'EMFILE') && this.state !== 'polling') {
+  private onWatcherError(err: Error): void {
+    const code = watchErrorCode(err);
+    if ((code === 'ENOSPC' || code === 'EMFILE') && this.state !== 'polling') {
       // Out of inotify watches or descriptors: polling still delivers updates.
-      this.events.onState(this, `file watching unavailable (${err.code}); polling ${this.root} instead`);
+      this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
       this.state = 'polling';
       void this.startWatcher(true).then(() => {
         this.rescanAll = true;
@@ -177,24 +235,21 @@ export class PublishedFolder {
     return relativeInside(this.realRoot, p);
   }
 
-  private markFile(p: string, structural: boolean): void {
+  /**
+   * A path the watcher reported. Whether it is (still) a file, a folder or
+   * gone is looked up when the batch is applied, so the event's own claim
+   * about it does not matter.
+   */
+  private markPath(p: string, structural: boolean): void {
+    if (p === this.realRoot) {
+      if (structural) void this.checkRoot();
+      return;
+    }
     const rel = this.relOf(p);
     if (rel === null) return;
     if (structural) this.scheduleSettle();
     if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.rescanAll = true;
     this.dirtyFiles.add(rel);
-    this.scheduleFlush();
-  }
-
-  private markDir(p: string, removed: boolean): void {
-    if (p === this.realRoot) {
-      if (removed) void this.checkRoot();
-      return;
-    }
-    const rel = this.relOf(p);
-    if (rel === null) return;
-    this.scheduleSettle();
-    (removed ? this.removedDirs : this.dirtyDirs).add(rel);
     this.scheduleFlush();
   }
 
@@ -225,8 +280,6 @@ export class PublishedFolder {
     if (this.rescanAll) {
       this.rescanAll = false;
       this.dirtyFiles.clear();
-      this.dirtyDirs.clear();
-      this.removedDirs.clear();
       const fresh = new Map<string, FileEntry>();
       this.rules.resetGitignores();
       try {
@@ -240,22 +293,11 @@ export class PublishedFolder {
       return;
     }
     const files = [...this.dirtyFiles];
-    const dirs = [...this.dirtyDirs];
-    const gone = [...this.removedDirs];
     this.dirtyFiles.clear();
-    this.dirtyDirs.clear();
-    this.removedDirs.clear();
     const change: FolderChange = { added: [], removed: [], changed: [] };
-    for (const dir of gone) this.removeUnder(dir, change);
-    for (const dir of dirs) {
-      if (this.rules.excludes(dir, true)) continue;
-      const found = new Map<string, FileEntry>();
-      await scanTree(this.realRoot, this.rules, dir, found).catch(() => undefined);
-      for (const entry of found.values()) this.upsert(entry, change);
-    }
     for (const rel of files) {
-      // chokidar reports a file replaced by a folder (or back) as a mere
-      // "change" and stops watching that path: look at what it is now.
+      // The path may have turned from a file into a folder or back since the
+      // event (chokidar even reports that as a mere "change"): look at what it is now.
       const st = await lstat(joinRel(this.realRoot, rel)).catch(() => null);
       if (st?.isDirectory()) {
         this.scheduleSettle();
@@ -264,10 +306,10 @@ export class PublishedFolder {
         const found = new Map<string, FileEntry>();
         await scanTree(this.realRoot, this.rules, rel, found).catch(() => undefined);
         for (const entry of found.values()) this.upsert(entry, change);
-        this.watcher?.add(joinRel(this.realRoot, rel));
+        this.watcher?.add?.(joinRel(this.realRoot, rel));
         continue;
       }
-      this.removeUnder(rel, change); // it may have been a folder until now
+      if (!this.entries.has(rel)) this.removeUnder(rel, change); // it may have been a folder until now
       const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel);
       if (entry) this.upsert(entry, change);
       else this.remove(rel, change);

@@ -51,9 +51,16 @@ export class FolderRules {
     this.extra = ignore().add([...options.extraIgnore]);
   }
 
-  /** Reads `dirRel/.gitignore` if rules honour it; call before walking that directory's entries. */
-  async loadGitignore(dirRel: string): Promise<void> {
+  /**
+   * Reads `dirRel/.gitignore` if rules honour it; call before judging that
+   * directory's entries. `present: false` (the listing has none) skips the read.
+   */
+  async loadGitignore(dirRel: string, present = true): Promise<void> {
     if (!this.options.gitignore) return;
+    if (!present) {
+      this.gitignores.delete(dirRel);
+      return;
+    }
     try {
       const text = await readFile(path.join(this.root, dirRel, '.gitignore'), 'utf8');
       this.gitignores.set(dirRel, ignore().add(text));

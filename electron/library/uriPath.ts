@@ -30,6 +30,12 @@ function withoutTrailingSep(p: string): string {
 
 /** The absolute path of folder-relative `rel` (always `/`-separated) under `root`. */
 export function joinRel(root: string, rel: string): string {
+  // Paths from the index are already clean: plain concatenation (path.join
+  // costs more than the stat it precedes); anything with dots or doubled
+  // slashes goes through path.join.
+  if (path.sep === '/' && rel !== '' && !rel.includes('.') && !rel.includes('//') && !rel.startsWith('/')) {
+    return root.endsWith('/') ? root + rel : `${root}/${rel}`;
+  }
   return path.join(root, ...rel.split('/'));
 }
 

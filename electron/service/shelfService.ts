@@ -252,6 +252,7 @@ export class ShelfService implements ShelfMethods {
       error: f.options.enabled ? (p?.error ?? f.failure) : null,
       fileCount: p?.fileCount ?? 0,
       totalBytes: p?.totalBytes ?? 0,
+      indexMs: p?.indexMs === null || p?.indexMs === undefined ? null : Math.round(p.indexMs),
       saved: f.saved,
     };
   }
