@@ -1,139 +1,36 @@
 // npm run bench [-- SCENARIO…]
-// First part of the benchmark harness: small reads (sequential and 32 in
-// flight) and start-up time, each subject run in alternation, several
-// repetitions, median and min–max. Subjects in the same run: this server over
-// its socket (raw newline-JSON client), @modelcontextprotocol/server-filesystem
-// (read_text_file over stdio), and the limits: a bare newline-JSON echo server
-// on a Unix socket, and in-process readFile + JSON.stringify of the same reply.
-// Not here yet (see BENCHMARKS.md): server-everything, large reads, 50k listing, change notifications, 50 clients.
-import { spawn } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
+// Measures this server the way clients use it, next to the reference servers
+// and the physical limits in the same run (so the ratios hold on a noisy
+// machine): subjects alternate, several repetitions, median (min–max). A table
+// goes to stdout, JSON to results/bench-latest.json, and each target is
+// checked at the end (met / missed). See BENCHMARKS.md.
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { changingFiles, largeFiles, manyFiles, ROOT, smallFiles } from './fixtures.mjs';
+import { CLI, inProcess, inProcessLarge, memoryMiB, startEcho, startEverything, startFsServer, startShelf, startShelfViaBridge } from './subjects.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'dist/electron/cli.js');
-const FS_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const DATA = path.join(ROOT, 'bench/.data');
 const REPS = 3;
 const N = 2000;
+const MiB = 1024 * 1024;
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const fmt = (a, digits = 0) => `${median(a).toFixed(digits)} (${Math.min(...a).toFixed(digits)}–${Math.max(...a).toFixed(digits)})`;
-
-async function smallFiles() {
-  const dir = path.join(DATA, 'small');
-  const marker = path.join(dir, '.complete');
-  if (!(await readFile(marker, 'utf8').catch(() => ''))) {
-    await rm(dir, { recursive: true, force: true });
-    for (let i = 0; i < 2000; i++) {
-      const sub = path.join(dir, `d${i % 20}`);
-      await mkdir(sub, { recursive: true });
-      await writeFile(path.join(sub, `f${i}.txt`), `line ${i} `.repeat(100 + ((i * 37) % 300)).slice(0, 1024 + ((i * 1531) % 3072)));
-    }
-    await writeFile(marker, 'ok');
-  }
-  return Array.from({ length: 2000 }, (_, i) => path.join(dir, `d${i % 20}`, `f${i}.txt`));
-}
-
-/** A newline-JSON connection (socket or child stdio) with id matching. */
-function lineClient(readable, writable) {
-  const pending = new Map();
-  let buf = '';
-  readable.on('data', (d) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      const m = JSON.parse(line);
-      const done = pending.get(m.id);
-      if (done) {
-        pending.delete(m.id);
-        done(m);
-      }
-    }
-  });
-  let id = 0;
-  return (method, params) =>
-    new Promise((resolve) => {
-      const key = ++id;
-      pending.set(key, resolve);
-      writable.write(`${JSON.stringify({ jsonrpc: '2.0', id: key, method, params })}\n`);
-    });
-}
-
-const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
-
-async function startShelf(folder) {
-  const dir = await import('node:fs/promises').then((f) => f.mkdtemp(path.join(os.tmpdir(), 'bench-')));
-  const sock = path.join(dir, 's.sock');
-  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, folder], { stdio: ['ignore', 'ignore', 'pipe'] });
-  await new Promise((resolve) => proc.stderr.on('data', (d) => String(d).includes('listening on') && resolve()));
-  const s = net.connect(sock);
-  await new Promise((r) => s.once('connect', r));
-  const call = lineClient(s, s);
-  await call('initialize', INIT);
-  return {
-    socketPath: sock,
-    read: (file) => call('resources/read', { uri: pathToFileURL(file).href }),
-    stop: async () => (s.destroy(), proc.kill('SIGTERM'), await rm(dir, { recursive: true, force: true })),
-  };
-}
-
-/** The way stdio clients use us: the SDK's Client launching `mcp-shelf connect`. */
-async function startShelfViaBridge(folder) {
-  const shelf = await startShelf(folder);
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath] }));
-  return {
-    read: (file) => client.readResource({ uri: pathToFileURL(file).href }),
-    stop: async () => (await client.close(), await shelf.stop()),
-  };
-}
-
-async function startFsServer(folder) {
-  const proc = spawn(process.execPath, [FS_SERVER, folder], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const call = lineClient(proc.stdout, proc.stdin);
-  await call('initialize', INIT);
-  proc.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-  return { read: (file) => call('tools/call', { name: 'read_text_file', arguments: { path: file } }), stop: async () => proc.kill('SIGTERM') };
-}
-
-async function startEcho() {
-  const dir = await import('node:fs/promises').then((f) => f.mkdtemp(path.join(os.tmpdir(), 'echo-')));
-  const sock = path.join(dir, 'e.sock');
-  const code = `const net=require('net');net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{}})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
-  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise((r) => proc.stdout.once('data', r));
-  const s = net.connect(sock);
-  await new Promise((r) => s.once('connect', r));
-  const call = lineClient(s, s);
-  return { read: (file) => call('resources/read', { uri: pathToFileURL(file).href }), stop: async () => (s.destroy(), proc.kill(), await rm(dir, { recursive: true, force: true })) };
-}
-
-function inProcess() {
-  return {
-    read: async (file) => {
-      const text = await readFile(file, 'utf8');
-      return JSON.stringify({ jsonrpc: '2.0', id: 1, result: { contents: [{ uri: pathToFileURL(file).href, mimeType: 'text/plain', text }] } });
-    },
-    stop: async () => undefined,
-  };
-}
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+const checks = [];
+const check = (what, ok, detail) => checks.push({ what, ok, detail });
 
 /** Requests a second and per-request latencies, `inFlight` at a time. */
-async function drive(subject, files, inFlight) {
+async function drive(subject, files, inFlight, total = N) {
   const lat = [];
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      while (next < N) {
+      while (next < total) {
         const file = files[(next++ * 7919) % files.length];
         const t = performance.now();
         const res = await subject.read(file);
@@ -144,16 +41,16 @@ async function drive(subject, files, inFlight) {
   );
   const secs = (performance.now() - t0) / 1000;
   lat.sort((a, b) => a - b);
-  return { rps: N / secs, p50: lat[Math.floor(lat.length * 0.5)], p99: lat[Math.floor(lat.length * 0.99)] };
+  return { rps: total / secs, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99) };
 }
 
 async function smallReads(inFlight) {
-  const files = await smallFiles();
-  const folder = path.join(DATA, 'small');
+  const { dir, files } = await smallFiles();
   const subjects = {
-    'mcp-shelf (socket, raw client)': () => startShelf(folder),
-    'mcp-shelf (SDK client via mcp-shelf connect)': () => startShelfViaBridge(folder),
-    'server-filesystem (stdio, read_text_file)': () => startFsServer(folder),
+    'mcp-shelf (socket, raw client)': () => startShelf(dir),
+    'mcp-shelf (SDK client via mcp-shelf connect)': () => startShelfViaBridge(dir),
+    'server-filesystem (stdio, read_text_file)': () => startFsServer(dir),
+    'server-everything (stdio, resources/read)': () => startEverything(),
     'limit: newline-JSON echo on a Unix socket': () => startEcho(),
     ...(inFlight === 1 ? { 'limit: in-process readFile + stringify': async () => inProcess() } : {}),
   };
@@ -169,15 +66,123 @@ async function smallReads(inFlight) {
   return results;
 }
 
+const rpsOf = (r, name) => median(r[name].map((x) => x.rps));
+
+async function large() {
+  const { dir, bin, text } = await largeFiles();
+  const out = {};
+  for (const [kind, file, binary] of [['binary', bin, true], ['text', text, false]]) {
+    const rows = { 'mcp-shelf (socket, raw client)': [], 'server-filesystem (stdio)': [], 'limit: in-process readFile + stringify': [] };
+    for (let rep = 0; rep < REPS; rep++) {
+      const shelf = await startShelf(dir, { args: ['--max-read-bytes', String(100 * MiB)] });
+      let t = performance.now();
+      let reply = await shelf.read(file);
+      if (!reply.big) throw new Error(`mcp-shelf large read failed: ${JSON.stringify(reply).slice(0, 300)}`);
+      rows['mcp-shelf (socket, raw client)'].push({ ms: performance.now() - t, bytes: reply.big, peakMiB: await memoryMiB(shelf.pid) });
+      await shelf.stop();
+
+      const fs = await startFsServer(dir);
+      t = performance.now();
+      reply = await fs.read(file, binary);
+      const ms = performance.now() - t;
+      rows['server-filesystem (stdio)'].push(reply.big ? { ms, bytes: reply.big, peakMiB: await memoryMiB(fs.pid) } : { ms: NaN, bytes: 0, peakMiB: await memoryMiB(fs.pid), error: JSON.stringify(reply.error ?? reply.result).slice(0, 200) });
+      await fs.stop();
+
+      const limit = await inProcessLarge(file, binary);
+      rows['limit: in-process readFile + stringify'].push({ ms: limit.ms, bytes: limit.bytes, peakMiB: limit.hwm });
+    }
+    out[kind] = rows;
+  }
+  return out;
+}
+
+async function listing() {
+  const dir = await manyFiles();
+  const runs = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    const t0 = performance.now();
+    const shelf = await startShelf(dir);
+    const startMs = performance.now() - t0;
+    const indexMs = Number(/indexed in (\d+) ms/.exec(shelf.stderr())?.[1]);
+    const t = performance.now();
+    let cursor;
+    let count = 0;
+    let pages = 0;
+    do {
+      const { result, error } = await shelf.call('resources/list', cursor ? { cursor } : {});
+      if (error) throw new Error(JSON.stringify(error));
+      count += result.resources.length;
+      cursor = result.nextCursor;
+      pages++;
+    } while (cursor);
+    const pagesMs = performance.now() - t;
+    if (count !== 50_000) throw new Error(`listed ${count} resources, expected 50000`);
+    runs.push({ startMs, indexMs, pagesMs, pages, peakMiB: await memoryMiB(shelf.pid) });
+    await shelf.stop();
+  }
+  return runs;
+}
+
+async function changes() {
+  const dir = await changingFiles();
+  const seen = new Map();
+  const shelf = await startShelf(dir, {
+    onNotification: (m) => {
+      if (m.method === 'notifications/resources/updated') seen.get(m.params.uri)?.();
+    },
+  });
+  const uris = Array.from({ length: 20 }, (_, i) => pathToFileURL(path.join(dir, `watched-${i}.txt`)).href);
+  for (const uri of uris) await shelf.call('resources/subscribe', { uri });
+  const { writeFile: write } = await import('node:fs/promises');
+  const lat = [];
+  for (let edit = 0; edit < 50; edit++) {
+    const i = edit % 20;
+    const arrived = new Promise((resolve) => seen.set(uris[i], resolve));
+    const t = performance.now();
+    await write(path.join(dir, `watched-${i}.txt`), `version ${edit + 1} of ${i} at ${Date.now()}\n`);
+    const late = await Promise.race([arrived.then(() => false), new Promise((r) => setTimeout(() => r(true), 3000))]);
+    if (late) throw new Error(`no resources/updated within 3 s for edit ${edit}`);
+    lat.push(performance.now() - t);
+    seen.delete(uris[i]);
+    await new Promise((r) => setTimeout(r, 150)); // edits apart, as a person or an editor saves
+  }
+  await shelf.stop();
+  lat.sort((a, b) => a - b);
+  return { p50: percentile(lat, 0.5), p95: percentile(lat, 0.95), max: lat.at(-1), edits: lat.length };
+}
+
+async function manyClients() {
+  const { dir, files } = await smallFiles();
+  const runs = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    const shelf = await startShelf(dir, { connections: 50 });
+    await drive(shelf, files, 32); // warm-up
+    const ref = await drive(shelf, files, 32); // the 32-in-flight figure, same server, same moment
+    let errors = 0;
+    const t = performance.now();
+    await Promise.all(
+      shelf.conns.map(async (c, ci) => {
+        for (let i = 0; i < 200; i++) {
+          const r = await c.call('resources/read', { uri: pathToFileURL(files[(ci * 200 + i) % files.length]).href });
+          if (r.error) errors++;
+        }
+      }),
+    );
+    const rps = 10_000 / ((performance.now() - t) / 1000);
+    runs.push({ rps, ref32: ref.rps, errors, peakMiB: await memoryMiB(shelf.pid) });
+    await shelf.stop();
+  }
+  return runs;
+}
+
 async function startup() {
-  const folder = path.join(DATA, 'small');
-  await smallFiles();
+  const { dir } = await smallFiles();
   const times = [];
   for (let rep = 0; rep < 5; rep++) {
-    const dir = await import('node:fs/promises').then((f) => f.mkdtemp(path.join(os.tmpdir(), 'start-')));
-    const sock = path.join(dir, 's.sock');
+    const tmp = await import('node:fs/promises').then((f) => f.mkdtemp(path.join(os.tmpdir(), 'start-')));
+    const sock = path.join(tmp, 's.sock');
     const t = performance.now();
-    const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, folder], { stdio: 'ignore' });
+    const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', tmp, dir], { stdio: 'ignore' });
     for (;;) {
       const ok = await new Promise((r) => {
         const s = net.connect(sock);
@@ -190,34 +195,101 @@ async function startup() {
     times.push(performance.now() - t);
     proc.kill('SIGTERM');
     await new Promise((r) => proc.once('exit', r));
-    await rm(dir, { recursive: true, force: true });
+    await import('node:fs/promises').then((f) => f.rm(tmp, { recursive: true, force: true }));
   }
   return times;
 }
 
+const SHELF = 'mcp-shelf (socket, raw client)';
 const SCENARIOS = {
   'small-seq': async () => {
     const r = await smallReads(1);
-    console.log('\n## small reads (2,000 files of 1–4 KB), sequential\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|');
+    console.log('\n### Small reads (2,000 files of 1–4 KB), sequential, 2,000 requests\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|');
     for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${fmt(runs.map((x) => x.p50), 3)} | ${fmt(runs.map((x) => x.p99), 3)} |`);
+    const shelf = rpsOf(r, SHELF);
+    const echo = rpsOf(r, 'limit: newline-JSON echo on a Unix socket');
+    const fs = rpsOf(r, 'server-filesystem (stdio, read_text_file)');
+    check('sequential ≥ 0.6 × echo', shelf >= 0.6 * echo, `${(shelf / echo).toFixed(2)} ×`);
+    check('sequential ≥ 3 × server-filesystem', shelf >= 3 * fs, `${(shelf / fs).toFixed(2)} ×`);
+    const p99 = median(r[SHELF].map((x) => x.p99));
+    check('sequential p99 ≤ 2 ms', p99 <= 2, `${p99.toFixed(3)} ms`);
     return r;
   },
   'small-32': async () => {
     const r = await smallReads(32);
-    console.log('\n## small reads, 32 in flight\n\n| subject | req/s |\n|---|---:|');
+    console.log('\n### Small reads, 32 in flight\n\n| subject | req/s |\n|---|---:|');
     for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} |`);
+    const shelf = rpsOf(r, SHELF);
+    const fs = rpsOf(r, 'server-filesystem (stdio, read_text_file)');
+    const ev = rpsOf(r, 'server-everything (stdio, resources/read)');
+    check('32 in flight ≥ 3 × server-filesystem', shelf >= 3 * fs, `${(shelf / fs).toFixed(2)} ×`);
+    check('32 in flight ahead of server-everything', shelf > ev, `${(shelf / ev).toFixed(2)} ×`);
     return r;
+  },
+  large: async () => {
+    const r = await large();
+    for (const [kind, rows] of Object.entries(r)) {
+      console.log(`\n### One 64 MiB ${kind} file (limit raised)\n\n| subject | ms | reply MiB | peak RSS MiB |\n|---|---:|---:|---:|`);
+      for (const [name, runs] of Object.entries(rows)) {
+        const failed = runs.find((x) => x.error);
+        console.log(failed ? `| ${name} | failed: ${failed.error} | | ${fmt(runs.map((x) => x.peakMiB))} |` : `| ${name} | ${fmt(runs.map((x) => x.ms))} | ${(median(runs.map((x) => x.bytes)) / MiB).toFixed(1)} | ${fmt(runs.map((x) => x.peakMiB))} |`);
+      }
+      const shelfMs = median(rows[SHELF].map((x) => x.ms));
+      const limitMs = median(rows['limit: in-process readFile + stringify'].map((x) => x.ms));
+      const peak = median(rows[SHELF].map((x) => x.peakMiB));
+      check(`64 MiB ${kind}: time ≤ 1.5 × in-process`, shelfMs <= 1.5 * limitMs, `${(shelfMs / limitMs).toFixed(2)} ×`);
+      check(`64 MiB ${kind}: server peak RSS ≤ 160 MiB`, peak <= 160, `${peak.toFixed(0)} MiB`);
+    }
+    return r;
+  },
+  listing: async () => {
+    const runs = await listing();
+    console.log('\n### 50,000 files in 500 folders\n\n| | median (min–max) |\n|---|---:|');
+    console.log(`| initial index, ms (server's own count) | ${fmt(runs.map((x) => x.indexMs))} |`);
+    console.log(`| serve start → listening, ms | ${fmt(runs.map((x) => x.startMs))} |`);
+    console.log(`| all ${runs[0].pages} pages via cursors, ms | ${fmt(runs.map((x) => x.pagesMs))} |`);
+    console.log(`| server peak RSS, MiB | ${fmt(runs.map((x) => x.peakMiB))} |`);
+    check('50k: initial index ≤ 1 s', median(runs.map((x) => x.indexMs)) <= 1000, `${median(runs.map((x) => x.indexMs))} ms`);
+    check('50k: all pages ≤ 0.5 s', median(runs.map((x) => x.pagesMs)) <= 500, `${median(runs.map((x) => x.pagesMs)).toFixed(0)} ms`);
+    check('50k: server RSS ≤ 150 MiB', median(runs.map((x) => x.peakMiB)) <= 150, `${median(runs.map((x) => x.peakMiB)).toFixed(0)} MiB`);
+    return runs;
+  },
+  changes: async () => {
+    const r = await changes();
+    console.log(`\n### Change → notifications/resources/updated, ${r.edits} edits\n\np50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, max ${r.max.toFixed(1)} ms`);
+    check('change → updated p50 ≤ 100 ms', r.p50 <= 100, `${r.p50.toFixed(1)} ms`);
+    check('change → updated p95 ≤ 250 ms', r.p95 <= 250, `${r.p95.toFixed(1)} ms`);
+    return r;
+  },
+  clients: async () => {
+    const runs = await manyClients();
+    console.log('\n### 50 clients × 200 reads (one in flight each)\n\n| | median (min–max) |\n|---|---:|');
+    console.log(`| 50 clients, req/s | ${fmt(runs.map((x) => x.rps))} |`);
+    console.log(`| same server, 32 in flight on one connection, req/s | ${fmt(runs.map((x) => x.ref32))} |`);
+    console.log(`| errors | ${runs.reduce((n, x) => n + x.errors, 0)} |`);
+    const ratio = median(runs.map((x) => x.rps / x.ref32));
+    check('50 clients: no error', runs.every((x) => x.errors === 0), `${runs.reduce((n, x) => n + x.errors, 0)} errors`);
+    check('50 clients: ≥ 0.8 × the 32-in-flight figure', ratio >= 0.8, `${ratio.toFixed(2)} ×`);
+    return runs;
   },
   startup: async () => {
     const t = await startup();
-    console.log(`\n## mcp-shelf serve start → socket accepts (2,000 files)\n\n${fmt(t)} ms over ${t.length} starts`);
+    console.log(`\n### mcp-shelf serve start → socket accepts (2,000 files)\n\n${fmt(t)} ms over ${t.length} starts`);
+    check('start → socket accepts ≤ 400 ms', median(t) <= 400, `${median(t).toFixed(0)} ms`);
     return t;
   },
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SCENARIOS);
 for (const w of wanted) if (!SCENARIOS[w]) throw new Error(`unknown scenario ${w}; known: ${Object.keys(SCENARIOS).join(', ')}`);
-const out = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, results: {} };
+const started = performance.now();
+const out = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), results: {} };
+console.log(`mcp-shelf bench: ${out.date}, Node ${out.node}, ${out.cpus} × ${out.cpu}, ${out.memGiB} GiB`);
 for (const w of wanted) out.results[w] = await SCENARIOS[w]();
+out.checks = checks;
+out.minutes = (performance.now() - started) / 60000;
+console.log('\n### Targets\n\n| target | measured | |\n|---|---:|---|');
+for (const c of checks) console.log(`| ${c.what} | ${c.detail} | ${c.ok ? 'met' : '**missed**'} |`);
+console.log(`\n(${out.minutes.toFixed(1)} minutes)`);
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
 await writeFile(path.join(ROOT, 'results/bench-latest.json'), JSON.stringify(out, null, 2));

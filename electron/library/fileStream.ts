@@ -9,6 +9,8 @@ const readAsync = promisify(readCallback);
 
 /** Bytes read per step of a large file (and so the size of each streamed piece, before encoding). */
 const CHUNK = 1024 * 1024;
+/** Input bytes encoded at a time (a multiple of 3, so base64 pieces join without padding). */
+const PIECE = 48 * 1024;
 /** Characters of a streamed string the traffic log keeps (as truncateForLog does for whole messages). */
 const PREVIEW_CHARS = 1024;
 
@@ -98,16 +100,21 @@ export class FileChangedWhileSending extends Error {
 }
 
 /**
- * One large file's content, produced as JSON-escaped pieces of the reply's
- * `text` or `blob` string, one chunk at a time. It holds the open descriptor
- * until `close()`.
+ * One large file's content, produced as the bytes of the reply's `text` or
+ * `blob` JSON string (escaped, without the quotes), a piece at a time. It
+ * holds the open descriptor until `close()`.
+ *
+ * Pieces are at most PIECE bytes of input, so every string made on the way
+ * stays small enough for V8's young generation: 1 MiB pieces made
+ * megabyte strings that live in the large-object space until a full GC, and
+ * the server's peak memory grew with the file.
  */
 export class FileStream {
   readonly kind: ContentKind;
   readonly size: number;
   private closed = false;
   private previewText = '';
-  private chars = 0;
+  private total = 0;
 
   constructor(
     private readonly fd: number,
@@ -121,14 +128,8 @@ export class FileStream {
 
   /** The start of the string and its full length, for the traffic log. */
   preview(): string {
-    return this.chars <= PREVIEW_CHARS ? this.previewText : `${this.previewText}… [${this.chars} chars]`;
-  }
-
-  private keep(piece: string): string {
-    if (this.previewText.length < PREVIEW_CHARS) this.previewText += piece.slice(0, PREVIEW_CHARS - this.previewText.length);
-    this.chars += piece.length;
-    // JSON-escaped without the surrounding quotes.
-    return JSON.stringify(piece).slice(1, -1);
+    if (this.total <= PREVIEW_CHARS && this.kind === 'blob') return this.previewText;
+    return `${this.previewText}… [${this.total} ${this.kind === 'blob' ? 'chars' : 'bytes'}]`;
   }
 
   /**
@@ -137,30 +138,72 @@ export class FileStream {
    * that shrank or was rewritten in place throws FileChangedWhileSending,
    * because what already went out cannot be taken back.
    */
-  async *pieces(): AsyncGenerator<string> {
-    const decoder = this.kind === 'text' ? new TextDecoder(this.scan.encoding) : null;
-    const buf = Buffer.allocUnsafe(CHUNK + 2);
-    let carry = 0; // base64 works on whole 3-byte groups; up to 2 bytes wait for the next chunk
-    for (let pos = 0; pos < this.size; ) {
-      const want = Math.min(CHUNK, this.size - pos);
+  async *pieces(): AsyncGenerator<Buffer> {
+    const utf16 = this.kind === 'text' && this.scan.encoding !== 'utf-8' ? new TextDecoder(this.scan.encoding) : null;
+    const buf = Buffer.allocUnsafe(CHUNK);
+    // A UTF-8 BOM is not part of the text (as with a small file, via TextDecoder).
+    let pos = this.kind === 'text' && bomEncoding(this.scan.head) === 'utf-8' ? 3 : 0;
+    let carry = 0; // base64 works on whole 3-byte groups: up to 2 bytes wait for the next chunk
+    while (pos < this.size) {
+      const want = Math.min(CHUNK - carry, this.size - pos);
       const got = await readFully(this.fd, buf, carry, want, pos);
       if (got < want) throw new FileChangedWhileSending(this.uri);
       this.checkUnchanged();
       pos += got;
-      if (decoder) {
-        yield this.keep(decoder.decode(buf.subarray(0, got), { stream: true }));
-        continue;
-      }
       const filled = carry + got;
-      const aligned = pos >= this.size ? filled : filled - (filled % 3);
-      yield this.keep(buf.toString('base64', 0, aligned));
-      carry = filled - aligned;
-      buf.copy(buf, 0, aligned, filled);
+      const last = pos >= this.size;
+      carry = 0;
+      for (let at = 0; at < filled; ) {
+        let end = Math.min(filled, at + PIECE);
+        if (this.kind === 'blob' && !(last && end === filled)) {
+          end -= (end - at) % 3;
+          if (end === at) {
+            carry = filled - at; // fewer than 3 bytes left: they go with the next chunk
+            buf.copy(buf, 0, at, filled);
+            break;
+          }
+        }
+        yield this.encode(buf.subarray(at, end), utf16);
+        at = end;
+      }
     }
-    if (decoder) {
-      const rest = decoder.decode();
-      if (rest) yield this.keep(rest);
+    if (utf16) {
+      const rest = utf16.decode();
+      if (rest) yield this.encode(Buffer.alloc(0), utf16, rest);
     }
+  }
+
+  /**
+   * One piece as reply bytes. UTF-8 text is escaped through a latin1 view:
+   * every byte becomes one char, JSON.stringify escapes only quotes,
+   * backslashes and control characters (all ASCII), and writing it back as
+   * latin1 restores the original bytes around the escapes — no decoding to
+   * UTF-16 and back.
+   */
+  private encode(bytes: Buffer, utf16: InstanceType<typeof TextDecoder> | null, tail?: string): Buffer {
+    if (this.kind === 'blob') {
+      const b64 = bytes.toString('base64');
+      this.keep(b64, b64.length);
+      return Buffer.from(b64, 'latin1');
+    }
+    if (utf16) {
+      const text = tail ?? utf16.decode(bytes, { stream: true });
+      const out = Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
+      this.keep(text, out.length);
+      return out;
+    }
+    if (this.previewText.length < PREVIEW_CHARS) {
+      // Whole characters only: a sequence cut at the piece's end is left out of the preview.
+      this.previewText += new TextDecoder().decode(bytes.subarray(0, wholeSequences(bytes.subarray(0, PREVIEW_CHARS * 4))));
+      this.previewText = this.previewText.slice(0, PREVIEW_CHARS);
+    }
+    this.total += bytes.length;
+    return Buffer.from(JSON.stringify(bytes.toString('latin1')).slice(1, -1), 'latin1');
+  }
+
+  private keep(piece: string, count: number): void {
+    if (this.previewText.length < PREVIEW_CHARS) this.previewText += piece.slice(0, PREVIEW_CHARS - this.previewText.length);
+    this.total += count;
   }
 
   private checkUnchanged(): void {

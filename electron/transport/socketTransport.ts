@@ -19,8 +19,8 @@ export interface WireObserver {
 export interface StreamedReply {
   /** The result's JSON up to and including the long string's opening quote. */
   head: string;
-  /** The string's content, JSON-escaped, in order. */
-  body: AsyncIterable<string>;
+  /** The string's content as UTF-8 bytes, JSON-escaped, in order. */
+  body: AsyncIterable<Buffer>;
   /** From the string's closing quote to the end of the result. */
   tail: string;
   /** The result as the traffic log keeps it (with a preview of the string), once it is sent. */
@@ -241,16 +241,15 @@ export class SocketTransport implements Transport {
     if (this.streaming) await new Promise<void>((startStream) => this.held.push({ startStream }));
     this.streaming = true; // set before any await, so other output queues behind this line
     let bytes = 0;
-    const put = async (text: string) => {
+    const put = async (chunk: Buffer) => {
       if (this.closed || this.socket.destroyed) throw new Error('Connection closed');
-      const chunk = Buffer.from(text, 'utf8');
       bytes += chunk.length;
       if (!this.socket.write(chunk)) await this.drained();
     };
     try {
-      await put(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${reply.head}`);
+      await put(Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${reply.head}`));
       for await (const piece of reply.body) await put(piece);
-      await put(`${reply.tail}}\n`);
+      await put(Buffer.from(`${reply.tail}}\n`));
       const logged = { jsonrpc: '2.0', id, result: reply.logged() };
       this.options.observer?.outgoing(logged, bytes, JSON.stringify(logged), true);
     } catch (err) {

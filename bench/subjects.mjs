@@ -1,0 +1,201 @@
+// The servers a benchmark compares, each started fresh and driven the same
+// way: one newline-JSON connection (a Unix socket or a child's stdio) with id
+// matching. Replies over 1 MiB are not parsed (the client would measure its
+// own JSON.parse): their id is read from the line's ends.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from './fixtures.mjs';
+
+export const CLI = path.join(ROOT, 'dist/electron/cli.js');
+const FS_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const BIG_LINE = 1024 * 1024;
+const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
+
+/** Peak (VmHWM) or current (VmRSS) resident memory of a process, in MiB. */
+export async function memoryMiB(pid, field = 'VmHWM') {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** A newline-JSON connection: `call` resolves with the reply ({ big: bytes } for a large one). */
+export function lineConnection(readable, writable, onNotification = () => undefined) {
+  const pending = new Map();
+  let parts = [];
+  let partBytes = 0;
+  const deliver = (line) => {
+    if (line.length > BIG_LINE) {
+      const ends = `${line.subarray(0, 200).toString('latin1')}${line.subarray(line.length - 200).toString('latin1')}`;
+      const id = Number(/"id":(\d+)/.exec(ends)?.[1]);
+      const error = /^\{[^{]*"error":/.test(ends);
+      pending.get(id)?.(error ? { error: { message: 'large error reply' } } : { big: line.length });
+      pending.delete(id);
+      return;
+    }
+    const m = JSON.parse(line.toString('utf8'));
+    if (m.id === undefined) return onNotification(m);
+    pending.get(m.id)?.(m);
+    pending.delete(m.id);
+  };
+  readable.on('data', (chunk) => {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      deliver(parts.length === 0 ? piece : Buffer.concat([...parts, piece], partBytes + piece.length));
+      parts = [];
+      partBytes = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      parts.push(chunk.subarray(start));
+      partBytes += chunk.length - start;
+    }
+  });
+  let id = 0;
+  return {
+    call: (method, params) =>
+      new Promise((resolve) => {
+        const key = ++id;
+        pending.set(key, resolve);
+        writable.write(`${JSON.stringify({ jsonrpc: '2.0', id: key, method, params })}\n`);
+      }),
+    notify: (method, params) => writable.write(`${JSON.stringify({ jsonrpc: '2.0', method, params })}\n`),
+  };
+}
+
+async function connectSocket(socketPath, onNotification) {
+  const s = net.connect(socketPath);
+  await new Promise((resolve, reject) => (s.once('connect', resolve), s.once('error', reject)));
+  const conn = lineConnection(s, s, onNotification);
+  await conn.call('initialize', INIT);
+  conn.notify('notifications/initialized');
+  return { ...conn, socket: s };
+}
+
+/** `mcp-shelf serve` on `folder`; `connections` raw socket clients. */
+export async function startShelf(folder, { args = [], connections = 1, onNotification } = {}) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-'));
+  const socketPath = path.join(dir, 's.sock');
+  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  await new Promise((resolve, reject) => {
+    proc.stderr.on('data', (d) => {
+      stderr += d;
+      if (stderr.includes('listening on')) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`mcp-shelf serve exited (${code}): ${stderr}`)));
+  });
+  const conns = [];
+  for (let i = 0; i < connections; i++) conns.push(await connectSocket(socketPath, onNotification));
+  const [first] = conns;
+  return {
+    pid: proc.pid,
+    socketPath,
+    stderr: () => stderr,
+    conns,
+    call: first.call,
+    read: (file) => first.call('resources/read', { uri: pathToFileURL(file).href }),
+    stop: async () => {
+      for (const c of conns) c.socket.destroy();
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The way stdio clients use us: the SDK's Client launching `mcp-shelf connect`. */
+export async function startShelfViaBridge(folder) {
+  const shelf = await startShelf(folder);
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath] }));
+  return {
+    pid: shelf.pid,
+    read: (file) => client.readResource({ uri: pathToFileURL(file).href }),
+    stop: async () => (await client.close(), await shelf.stop()),
+  };
+}
+
+async function startStdioServer(args) {
+  const proc = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  const conn = lineConnection(proc.stdout, proc.stdin);
+  await conn.call('initialize', INIT);
+  conn.notify('notifications/initialized');
+  return { proc, conn, stop: async () => (proc.kill('SIGTERM'), await new Promise((r) => proc.once('exit', r))) };
+}
+
+/** @modelcontextprotocol/server-filesystem: read_text_file, or read_media_file for binary. */
+export async function startFsServer(folder) {
+  const s = await startStdioServer([FS_SERVER, folder]);
+  return {
+    pid: s.proc.pid,
+    read: (file, binary = false) => s.conn.call('tools/call', { name: binary ? 'read_media_file' : 'read_text_file', arguments: { path: file } }),
+    stop: s.stop,
+  };
+}
+
+/** @modelcontextprotocol/server-everything: resources/read of its own static documents, in turn. */
+export async function startEverything() {
+  const s = await startStdioServer([EVERYTHING, 'stdio']);
+  const { result } = await s.conn.call('resources/list', {});
+  const uris = result.resources.map((r) => r.uri);
+  let i = 0;
+  return { pid: s.proc.pid, read: () => s.conn.call('resources/read', { uri: uris[i++ % uris.length] }), stop: s.stop };
+}
+
+/** Limit: a bare newline-JSON echo server on a Unix socket, answering every request with an empty result. */
+export async function startEcho() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'echo-'));
+  const sock = path.join(dir, 'e.sock');
+  const code = `const net=require('net');net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{}})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
+  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((r) => proc.stdout.once('data', r));
+  const s = net.connect(sock);
+  await new Promise((r) => s.once('connect', r));
+  const conn = lineConnection(s, s);
+  return {
+    pid: proc.pid,
+    read: (file) => conn.call('resources/read', { uri: pathToFileURL(file).href }),
+    stop: async () => (s.destroy(), proc.kill(), await rm(dir, { recursive: true, force: true })),
+  };
+}
+
+/** Limit: in-process readFile + JSON.stringify of the same reply. */
+export function inProcess() {
+  return {
+    read: async (file) => {
+      const text = await readFile(file, 'utf8');
+      return JSON.stringify({ jsonrpc: '2.0', id: 1, result: { contents: [{ uri: pathToFileURL(file).href, mimeType: 'text/plain', text }] } });
+    },
+    stop: async () => undefined,
+  };
+}
+
+/**
+ * Limit for large files: a fresh Node process that reads the file whole and
+ * stringifies the reply (base64 for binary), reporting time and peak memory.
+ */
+export async function inProcessLarge(file, binary) {
+  const code = `
+    const { readFile } = require('node:fs/promises');
+    const t = performance.now();
+    readFile(${JSON.stringify(file)}).then((bytes) => {
+      const content = ${binary} ? { blob: bytes.toString('base64') } : { text: bytes.toString('utf8') };
+      const line = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { contents: [{ uri: 'file:///x', mimeType: 'x', ...content }] } });
+      const ms = performance.now() - t;
+      const hwm = /VmHWM:\\s+(\\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))[1] / 1024;
+      console.log(JSON.stringify({ ms, bytes: Buffer.byteLength(line), hwm }));
+    });`;
+  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (d) => (out += d));
+  await new Promise((r) => proc.once('exit', r));
+  return JSON.parse(out);
+}
