@@ -5,7 +5,7 @@ import { nodeBridgeCommand } from './service/clientConfigs.js';
 import { ShelfService, type ServiceOptions } from './service/shelfService.js';
 import { defaultSettingsDir } from './settings/settingsStore.js';
 import { PACKAGE_ROOT, RENDERER_DIR } from './version.js';
-import { startWebHost, type WebHost } from './webhost/webHost.js';
+import type { WebHost } from './webhost/webHost.js';
 
 export interface HeadlessOptions {
   /** Folders for this run; none: the folders saved in settings. */
@@ -63,6 +63,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
   let web: WebHost | null = null;
   if (options.uiPort !== undefined) {
     try {
+      const { startWebHost } = await import('./webhost/webHost.js'); // only with --ui
       web = await startWebHost({ service, rendererDir: RENDERER_DIR, port: options.uiPort });
     } catch (err) {
       await service.close();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isInside, pathToUri, relativeInside, uriToPath } from '../electron/library/uriPath.js';
+import { isInside, joinRel, pathToUri, relativeBelow, relativeInside, uriToPath, uriUnder } from '../electron/library/uriPath.js';
 
 describe('isInside', () => {
   it('compares by segments, not by string prefix', () => {
@@ -68,6 +68,33 @@ describe('uriToPath', () => {
         return true;
       }),
       { seed: 20261130, numRuns: 5000 },
+    );
+  });
+});
+
+describe('the fast paths agree with the slow ones', () => {
+  const root = path.resolve('/tmp/shelf root/ünï');
+  const rootUri = pathToUri(root).replace(/\/$/, '');
+  const segment = fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/),
+    fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !s.includes('/') && !s.includes('\0')),
+    fc.constantFrom('.', '..', 'a b', '#x', '?q', '%41', 'é', '漢字', 'x.md', '.hidden'),
+  );
+  const rel = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+
+  it('uriUnder is what pathToFileURL makes of the joined path', () => {
+    fc.assert(fc.property(rel, (r) => uriUnder(root, rootUri, r) === pathToUri(joinRel(root, r))), { seed: 7, numRuns: 2000 });
+  });
+
+  it('joinRel is path.join, and relativeBelow inverts it for paths below the root', () => {
+    fc.assert(
+      fc.property(rel, (r) => {
+        const joined = joinRel(root, r);
+        expect(joined).toBe(path.join(root, ...r.split('/')));
+        const back = relativeBelow(root, joined);
+        expect(back).toBe(isInside(root, joined) && joined !== root ? relativeInside(root, joined) : null);
+      }),
+      { seed: 7, numRuns: 2000 },
     );
   });
 });

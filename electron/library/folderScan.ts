@@ -1,5 +1,4 @@
-import { closeSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { contentKind, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import type { FolderRules } from './rules.js';
 import { isInside, joinRel, relativeInside } from './uriPath.js';
@@ -72,7 +71,7 @@ export async function scanTree(
     const dir = pending.pop() as string;
     let dirents;
     try {
-      dirents = await readdir(joinRel(realRoot, dir), { withFileTypes: true });
+      dirents = readdirSync(joinRel(realRoot, dir), { withFileTypes: true });
     } catch (err) {
       if (first) throw err;
       continue; // a subfolder we cannot read is skipped, the rest is served

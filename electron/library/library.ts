@@ -11,7 +11,7 @@ import type { RuleOptions } from './rules.js';
 import type { FileStream } from './fileStream.js';
 import { openRead, safeRead, type ReadOutcome } from './safeRead.js';
 import { ShelfError } from './shelfError.js';
-import { joinRel, pathToUri, relativeBelow, uriToPath } from './uriPath.js';
+import { pathToUri, relativeBelow, uriToPath } from './uriPath.js';
 
 
 export interface ResourceTemplateInfo {
@@ -230,7 +230,7 @@ export class Library {
     if (change.added.length > 0 || change.removed.length > 0) this.emit((l) => l.listChanged?.());
     const touched = [...change.changed, ...change.removed];
     if (touched.length > 0) {
-      const uris = touched.map((rel) => pathToUri(joinRel(folder.realRoot, rel)));
+      const uris = touched.map((rel) => folder.uriOf(rel));
       this.emit((l) => l.updated?.(uris));
     }
   }
@@ -263,9 +263,8 @@ async function assertFolder(abs: string): Promise<void> {
 }
 
 function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
-  const abs = joinRel(folder.realRoot, entry.rel);
   return {
-    uri: pathToUri(abs),
+    uri: folder.uriOf(entry.rel),
     name: entry.rel,
     title: path.posix.basename(entry.rel),
     mimeType: entry.mimeType,

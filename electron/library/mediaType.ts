@@ -2,7 +2,6 @@ import { isUtf8 } from 'node:buffer';
 import { Mime } from 'mime';
 import standardTypes from 'mime/types/standard.js';
 import otherTypes from 'mime/types/other.js';
-import { fileTypeFromBuffer } from 'file-type';
 
 /**
  * MIME types and the text-or-blob decision. The name decides the type when
@@ -103,6 +102,8 @@ export async function mediaType(fileName: string, head: Uint8Array, kind: Conten
   const byName = typeFromName(fileName);
   if (byName) return byName;
   if (kind === 'blob') {
+    // Loaded on first use: most files are named for what they are.
+    const { fileTypeFromBuffer } = await import('file-type');
     const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
     if (sniffed) return sniffed.mime;
     return 'application/octet-stream';

@@ -1,11 +1,10 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { subscribe as subscribeNative } from '@parcel/watcher';
-import { watch } from 'chokidar';
 import type { Stats } from 'node:fs';
 import { examineFile, scanTree, type FileEntry } from './folderScan.js';
 import { FolderRules, type RuleOptions } from './rules.js';
-import { isInside, joinRel, relativeInside } from './uriPath.js';
+import { isInside, joinRel, pathToUri, relativeInside, uriUnder } from './uriPath.js';
 
 export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
 
@@ -28,8 +27,12 @@ interface ActiveWatcher {
   add?(absPath: string): void;
 }
 
-/** Never published (see SECRET_PATTERNS) and often huge: not even watched. */
-const ALWAYS_UNWATCHED = ['**/.git', '**/node_modules'];
+/**
+ * Never published (see SECRET_PATTERNS) and often huge: not even watched at
+ * the folder's top. Plain paths, not globs: the native watcher tests globs
+ * against every path, which made 50,000 files take 0.64 s instead of 0.15 s.
+ */
+const UNWATCHED_AT_TOP = ['.git', 'node_modules'];
 
 /** ENOSPC / EMFILE from either watcher (the native one says it only in words). */
 function watchErrorCode(err: unknown): string | undefined {
@@ -94,6 +97,18 @@ export class PublishedFolder {
     for (const e of this.entries.values()) sum += e.size;
     return sum;
   }
+
+  /** The `file://` URI a client uses for folder-relative `rel`. */
+  uriOf(rel: string): string {
+    if (this.rootUriOf !== this.realRoot) {
+      this.rootUri = pathToUri(this.realRoot).replace(/\/$/, '');
+      this.rootUriOf = this.realRoot;
+    }
+    return uriUnder(this.realRoot, this.rootUri, rel);
+  }
+
+  private rootUri = '';
+  private rootUriOf: string | null = null;
 
   get(rel: string): FileEntry | undefined {
     return this.entries.get(rel);
@@ -176,7 +191,7 @@ export class PublishedFolder {
         const subscription = await subscribeNative(this.realRoot, (err, events) => {
           if (err) this.onWatcherError(err);
           else for (const e of events) this.markPath(e.path, e.type !== 'update');
-        }, { ignore: ALWAYS_UNWATCHED });
+        }, { ignore: UNWATCHED_AT_TOP.map((name) => path.join(this.realRoot, name)) });
         if (this.state === 'stopped' || this.state === 'missing') {
           await subscription.unsubscribe();
           return;
@@ -189,6 +204,7 @@ export class PublishedFolder {
         this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
       }
     }
+    const { watch } = await import('chokidar'); // the fallback only
     const poller = watch(this.realRoot, {
       ignoreInitial: true,
       followSymlinks: false,

@@ -29,7 +29,7 @@ import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
 import { FolderOptionsPatchSchema, parseTrafficQuery } from './apiSchemas.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
 import { defaultSocketPath, prepareSocketDir } from '../transport/socketPath.js';
-import { startHttp, type HttpEndpoint } from '../transport/httpServer.js';
+import type { HttpEndpoint } from '../transport/httpServer.js';
 import { listenSocket, type ListeningSocket } from '../transport/socketServer.js';
 import { VERSION } from '../version.js';
 import { clientConfigs, type BridgeCommand } from './clientConfigs.js';
@@ -178,6 +178,8 @@ export class ShelfService implements ShelfMethods {
       }
     }
     this.httpAuth = token !== null;
+    // Loaded only when wanted: the SDK's HTTP transport is a good part of start-up time.
+    const { startHttp } = await import('../transport/httpServer.js');
     this.http = await startHttp({
       host: cli?.host ?? this.settings.http.host,
       port: cli?.port ?? this.settings.http.port,

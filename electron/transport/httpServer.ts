@@ -30,16 +30,6 @@ export interface HttpEndpoint {
 const IDLE_SESSION_MS = 60 * 60 * 1000;
 const MAX_SESSIONS = 256;
 
-/** "8080", "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:8080" → host and port. */
-export function parseHostPort(spec: string): { host: string; port: number } | null {
-  const m = /^(?:(\[[0-9a-fA-F:]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(spec.trim());
-  if (!m) return null;
-  const port = Number(m[2]);
-  if (port > 65535) return null;
-  const host = m[1] ? m[1].replace(/^\[|\]$/g, '') : '127.0.0.1';
-  return { host, port };
-}
-
 function jsonError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return void res.end();
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -37,3 +37,13 @@ export function sameSecret(given: string | null | undefined, secret: string): bo
   const b = Buffer.from(secret);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** "8080", "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:8080" → host and port. */
+export function parseHostPort(spec: string): { host: string; port: number } | null {
+  const m = /^(?:(\[[0-9a-fA-F:]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(spec.trim());
+  if (!m) return null;
+  const port = Number(m[2]);
+  if (port > 65535) return null;
+  const host = m[1] ? m[1].replace(/^\[|\]$/g, '') : '127.0.0.1';
+  return { host, port };
+}

@@ -125,9 +125,14 @@ export class SocketTransport implements Transport {
     this.pump();
   }
 
-  /** Hands queued lines on while fewer than MAX_IN_FLIGHT requests are open. */
+  /**
+   * Hands queued lines on while fewer than MAX_IN_FLIGHT requests are open and
+   * the client is taking its replies: under output backpressure queued lines
+   * wait too, not just the socket (reads are fast enough to fill the backlog
+   * from the queue alone).
+   */
   private pump(): void {
-    while (this.queue.length > 0 && this.inFlightCount < MAX_IN_FLIGHT && !this.closed) {
+    while (this.queue.length > 0 && this.inFlightCount < MAX_IN_FLIGHT && !this.closed && !this.inputPaused) {
       this.onLine(this.queue.shift() as Buffer);
     }
     const full = this.queue.length >= QUEUE_PAUSE;
@@ -335,6 +340,7 @@ export class SocketTransport implements Transport {
         clearTimeout(stall);
         this.inputPaused = false;
         if (!this.queuePaused) this.socket.resume();
+        this.pump();
       });
     }
     return true;
