@@ -1,11 +1,18 @@
 import { closeSync, fstatSync, read as readCallback } from 'node:fs';
-import type { BigIntStats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { promisify } from 'node:util';
 import { bomEncoding, SNIFF_BYTES, type ContentKind } from './mediaType.js';
 import { ShelfError } from './shelfError.js';
 
 const readAsync = promisify(readCallback);
+
+/**
+ * A file is the same between two stats when its size and change times agree
+ * (plain stats: their millisecond times carry microseconds, and bigint stats
+ * cost a BigInt and a Date per field on every read).
+ */
+export const sameVersion = (a: Stats, b: Stats) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 
 /** Bytes read per step of a large file (and so the size of each streamed piece, before encoding). */
 const CHUNK = 1024 * 1024;
@@ -20,7 +27,7 @@ export interface KindScan {
   /** The first SNIFF_BYTES, for the MIME sniffer. */
   head: Buffer;
   /** The stats the scan saw, unchanged from its start to its end. */
-  stat: BigIntStats;
+  stat: Stats;
 }
 
 /** Length of the longest prefix of `buf` that does not end inside a UTF-8 sequence. */
@@ -49,11 +56,11 @@ async function readFully(fd: number, buf: Buffer, offset: number, length: number
  * one (BOM, NUL, valid UTF-8), chunk by chunk in constant memory. Scanned
  * again if the file changed meanwhile (a few times at most).
  */
-export async function scanKind(fd: number, uri: string, limit: number, first: BigIntStats): Promise<KindScan> {
+export async function scanKind(fd: number, uri: string, limit: number, first: Stats): Promise<KindScan> {
   let before = first;
   const buf = Buffer.allocUnsafe(CHUNK + 4);
   for (let attempt = 0; ; attempt++) {
-    const size = Number(before.size);
+    const size = before.size;
     let kind: ContentKind = 'text';
     let head = Buffer.alloc(0);
     let encoding: KindScan['encoding'] = 'utf-8';
@@ -84,10 +91,9 @@ export async function scanKind(fd: number, uri: string, limit: number, first: Bi
       carry = filled.length - end;
       filled.copy(buf, 0, end);
     }
-    const after = fstatSync(fd, { bigint: true });
-    if (after.size > BigInt(limit)) throw ShelfError.tooLarge(uri, Number(after.size), limit);
-    const same = after.size === before.size && after.mtimeNs === before.mtimeNs && after.ctimeNs === before.ctimeNs;
-    if (same || attempt >= 4) return { kind, encoding, head, stat: after };
+    const after = fstatSync(fd);
+    if (after.size > limit) throw ShelfError.tooLarge(uri, after.size, limit);
+    if (sameVersion(before, after) || attempt >= 4) return { kind, encoding, head, stat: after };
     before = after;
   }
 }
@@ -123,7 +129,7 @@ export class FileStream {
     private readonly scan: KindScan,
   ) {
     this.kind = scan.kind;
-    this.size = Number(scan.stat.size);
+    this.size = scan.stat.size;
   }
 
   /** The start of the string and its full length, for the traffic log. */
@@ -207,10 +213,10 @@ export class FileStream {
   }
 
   private checkUnchanged(): void {
-    const now = fstatSync(this.fd, { bigint: true });
+    const now = fstatSync(this.fd);
     const was = this.scan.stat;
     if (now.size > was.size) return; // appended to: the first `size` bytes are still that version
-    if (now.size < was.size || now.mtimeNs !== was.mtimeNs || now.ctimeNs !== was.ctimeNs) {
+    if (!sameVersion(now, was)) {
       throw new FileChangedWhileSending(this.uri);
     }
   }

@@ -1,11 +1,11 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, read as readCallback, readlinkSync, readSync, realpathSync } from 'node:fs';
-import type { BigIntStats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import type { ResourceContents } from '../../shared/shelfApi.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import { ShelfError } from './shelfError.js';
-import { FileStream, scanKind } from './fileStream.js';
+import { FileStream, sameVersion, scanKind } from './fileStream.js';
 import { joinRel, relativeBelow } from './uriPath.js';
 
 /** What `resources/read` returns for one file: text or blob, never both (the shared contract's type). */
@@ -62,14 +62,11 @@ async function readBounded(fd: number, expected: number, limit: number): Promise
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
-/** A file is the same between two stats when its size and change time agree. */
-export const sameVersion = (a: BigIntStats, b: BigIntStats) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-
 /** The open file's stats, refusing anything but a regular file within the limit. */
-export function statForRead(fd: number, uri: string, limit: number): BigIntStats {
-  const st = fstatSync(fd, { bigint: true });
+export function statForRead(fd: number, uri: string, limit: number): Stats {
+  const st = fstatSync(fd);
   if (!st.isFile()) throw ShelfError.notFound(uri);
-  if (st.size > BigInt(limit)) throw ShelfError.tooLarge(uri, Number(st.size), limit);
+  if (st.size > limit) throw ShelfError.tooLarge(uri, st.size, limit);
   return st;
 }
 
@@ -79,18 +76,18 @@ export function statForRead(fd: number, uri: string, limit: number): BigIntStats
  * mix of two versions. A file that keeps changing is read as it stands after
  * a few tries.
  */
-async function readStable(fd: number, uri: string, limit: number, first: BigIntStats): Promise<Buffer> {
+async function readStable(fd: number, uri: string, limit: number, first: Stats): Promise<Buffer> {
   let before = first;
   for (let attempt = 0; ; attempt++) {
-    const bytes = await readBounded(fd, Number(before.size), limit);
-    if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, Number(before.size)), limit);
+    const bytes = await readBounded(fd, before.size, limit);
+    if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, before.size), limit);
     const after = statForRead(fd, uri, limit);
-    if ((sameVersion(before, after) && BigInt(bytes.length) === after.size) || attempt >= 4) return bytes;
+    if ((sameVersion(before, after) && bytes.length === after.size) || attempt >= 4) return bytes;
     before = after;
   }
 }
 
-async function wholeOutcome(fd: number, rel: string, uri: string, limit: number, st: BigIntStats): Promise<ReadOutcome> {
+async function wholeOutcome(fd: number, rel: string, uri: string, limit: number, st: Stats): Promise<ReadOutcome> {
   const bytes = await readStable(fd, uri, limit, st);
   const kind = contentKind(bytes);
   const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
@@ -131,7 +128,7 @@ export async function openRead(
   let handedOver = false;
   try {
     const st = statForRead(fd, uri, limit);
-    if (st.size <= BigInt(STREAM_FROM)) return { whole: await wholeOutcome(fd, rel, uri, limit, st) };
+    if (st.size <= STREAM_FROM) return { whole: await wholeOutcome(fd, rel, uri, limit, st) };
     const scan = await scanKind(fd, uri, limit, st);
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, scan.head, scan.kind));
     handedOver = true;

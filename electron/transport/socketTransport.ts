@@ -86,6 +86,7 @@ export class SocketTransport implements Transport {
   private readonly inFlight = new Map<string, number>();
   private inFlightCount = 0;
   private queuePaused = false;
+  private corked = false;
   /** While a streamed reply is being written, other output waits here so lines never interleave. */
   private streaming = false;
   private readonly held: Held[] = [];
@@ -115,7 +116,19 @@ export class SocketTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    this.socket.on('data', (chunk: Buffer) => this.framer.push(chunk));
+    this.socket.on('data', (chunk: Buffer) => {
+      // Replies to the lines of one chunk go out in one write, after the
+      // promise jobs that produce them (32 in flight: one syscall, not 32).
+      if (!this.corked) {
+        this.corked = true;
+        this.socket.cork();
+        setImmediate(() => {
+          this.corked = false;
+          this.socket.uncork();
+        });
+      }
+      this.framer.push(chunk);
+    });
     this.socket.on('error', (err) => this.onerror?.(err));
     this.socket.on('close', () => this.finish());
   }
