@@ -9,7 +9,8 @@ import type { FileEntry } from './folderScan.js';
 import { compareCodeUnits, folderName, PublishedFolder, type FolderChange } from './publishedFolder.js';
 import type { RuleOptions } from './rules.js';
 import type { FileStream } from './fileStream.js';
-import { openRead, safeRead, type ReadOutcome } from './safeRead.js';
+import { ReadCache } from './readCache.js';
+import { openRead, safeRead, type ReadOutcome, type WholeRead } from './safeRead.js';
 import { ShelfError } from './shelfError.js';
 import { pathToUri, relativeBelow, uriToPath } from './uriPath.js';
 
@@ -49,6 +50,7 @@ export class Library {
   private readonly listeners = new Set<LibraryListener>();
   private nextId = 1;
   private readonly uriPaths = new Map<string, string | null>();
+  private readonly cache = new ReadCache();
 
   constructor(public options: LibraryOptions) {}
 
@@ -189,14 +191,14 @@ export class Library {
   async read(uri: string): Promise<ReadOutcome> {
     const found = this.resolve(uri);
     if (!found) throw ShelfError.notFound(uri);
-    return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes);
+    return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
   }
 
   /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */
-  async openRead(uri: string): Promise<{ whole: ReadOutcome } | { stream: FileStream }> {
+  async openRead(uri: string): Promise<WholeRead | { stream: FileStream }> {
     const found = this.resolve(uri);
     if (!found) throw ShelfError.notFound(uri);
-    return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes);
+    return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
   }
 
   /** One template per folder, addressing its files by relative path. */
@@ -231,6 +233,7 @@ export class Library {
     const touched = [...change.changed, ...change.removed];
     if (touched.length > 0) {
       const uris = touched.map((rel) => folder.uriOf(rel));
+      this.cache.forget(uris);
       this.emit((l) => l.updated?.(uris));
     }
   }

@@ -6,10 +6,17 @@ import type { ResourceContents } from '../../shared/shelfApi.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import { ShelfError } from './shelfError.js';
 import { FileStream, sameVersion, scanKind } from './fileStream.js';
+import type { ReadCache } from './readCache.js';
 import { joinRel, relativeBelow } from './uriPath.js';
 
 /** What `resources/read` returns for one file: text or blob, never both (the shared contract's type). */
 export type { ResourceContents };
+
+/** A file read whole; `contentsJson` is the JSON of its contents when already made (a cached reply). */
+export interface WholeRead {
+  whole: ReadOutcome;
+  contentsJson?: string;
+}
 
 export interface ReadOutcome {
   contents: ResourceContents;
@@ -76,24 +83,36 @@ export function statForRead(fd: number, uri: string, limit: number): Stats {
  * mix of two versions. A file that keeps changing is read as it stands after
  * a few tries.
  */
-async function readStable(fd: number, uri: string, limit: number, first: Stats): Promise<Buffer> {
+async function readStable(fd: number, uri: string, limit: number, first: Stats): Promise<{ bytes: Buffer; stat: Stats }> {
   let before = first;
   for (let attempt = 0; ; attempt++) {
     const bytes = await readBounded(fd, before.size, limit);
     if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, before.size), limit);
     const after = statForRead(fd, uri, limit);
-    if ((sameVersion(before, after) && bytes.length === after.size) || attempt >= 4) return bytes;
+    const stable = sameVersion(before, after) && bytes.length === after.size;
+    if (stable || attempt >= 4) return { bytes, stat: after };
     before = after;
   }
 }
 
-async function wholeOutcome(fd: number, rel: string, uri: string, limit: number, st: Stats): Promise<ReadOutcome> {
-  const bytes = await readStable(fd, uri, limit, st);
+/** The whole file as a reply, from the cache when the opened file is the one cached. */
+async function wholeOutcome(
+  fd: number,
+  rel: string,
+  uri: string,
+  limit: number,
+  st: Stats,
+  cache?: ReadCache,
+): Promise<{ outcome: ReadOutcome; json?: string }> {
+  const hit = cache?.get(uri, st);
+  if (hit) return hit;
+  const { bytes, stat } = await readStable(fd, uri, limit, st);
   const kind = contentKind(bytes);
   const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
   const contents: ResourceContents =
     kind === 'text' ? { uri, mimeType, text: decodeText(bytes) } : { uri, mimeType, blob: bytes.toString('base64') };
-  return { contents, size: bytes.length, kind };
+  const outcome = { contents, size: bytes.length, kind };
+  return { outcome, json: cache?.put(uri, stat, outcome) ?? undefined };
 }
 
 /**
@@ -102,10 +121,10 @@ async function wholeOutcome(fd: number, rel: string, uri: string, limit: number,
  * excluded file is refused, and on Linux the opened descriptor's own path is
  * checked again, so a rename race cannot slip a foreign file through.
  */
-export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number): Promise<ReadOutcome> {
+export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number, cache?: ReadCache): Promise<ReadOutcome> {
   const fd = openChecked(folder, rel, uri);
   try {
-    return await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit));
+    return (await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit), cache)).outcome;
   } catch (err) {
     throw err instanceof ShelfError ? err : fsError(err, uri);
   } finally {
@@ -123,12 +142,16 @@ export async function openRead(
   rel: string,
   uri: string,
   limit: number,
-): Promise<{ whole: ReadOutcome } | { stream: FileStream }> {
+  cache?: ReadCache,
+): Promise<WholeRead | { stream: FileStream }> {
   const fd = openChecked(folder, rel, uri);
   let handedOver = false;
   try {
     const st = statForRead(fd, uri, limit);
-    if (st.size <= STREAM_FROM) return { whole: await wholeOutcome(fd, rel, uri, limit, st) };
+    if (st.size <= STREAM_FROM) {
+      const { outcome, json } = await wholeOutcome(fd, rel, uri, limit, st, cache);
+      return { whole: outcome, contentsJson: json };
+    }
     const scan = await scanKind(fd, uri, limit, st);
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, scan.head, scan.kind));
     handedOver = true;

@@ -17,7 +17,10 @@ async function readResource(library: Library, params: unknown): Promise<DirectRe
   if (!parsed.success) return errorReply(invalidParams('resources/read', parsed.error));
   try {
     const opened = await library.openRead(parsed.data.params.uri);
-    if ('whole' in opened) return { result: { contents: [opened.whole.contents] } };
+    if ('whole' in opened) {
+      const result = { contents: [opened.whole.contents] };
+      return opened.contentsJson === undefined ? { result } : { result, resultJson: `{"contents":[${opened.contentsJson}]}` };
+    }
     const file = opened.stream;
     const field = file.kind === 'text' ? 'text' : 'blob';
     return {

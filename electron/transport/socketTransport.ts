@@ -29,7 +29,11 @@ export interface StreamedReply {
   close(): void;
 }
 
-export type DirectReply = { result: unknown } | { error: { code: number; message: string; data?: unknown } } | { stream: StreamedReply };
+export type DirectReply =
+  /** `resultJson`, when given, is JSON.stringify(result) made earlier (a cached reply). */
+  | { result: unknown; resultJson?: string }
+  | { error: { code: number; message: string; data?: unknown } }
+  | { stream: StreamedReply };
 
 /**
  * Answers some requests without the SDK's Server: returns null for methods it
@@ -67,7 +71,7 @@ function requestIdOf(value: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-type Held = { line: unknown } | { startStream: () => void };
+type Held = { line: unknown; json: string } | { startStream: () => void };
 
 /**
  * MCP over one stream socket: newline-delimited JSON-RPC, the stdio framing.
@@ -247,7 +251,10 @@ export class SocketTransport implements Transport {
       return;
     }
     if ('stream' in reply) await this.writeStreamed(id, reply.stream);
-    else this.writeRaw({ jsonrpc: '2.0', id, ...reply });
+    else if ('result' in reply) {
+      const message = { jsonrpc: '2.0', id, result: reply.result };
+      this.writeRaw(message, reply.resultJson === undefined ? undefined : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${reply.resultJson}}`);
+    } else this.writeRaw({ jsonrpc: '2.0', id, error: reply.error });
     this.trackRequest(id, false);
   }
 
@@ -310,7 +317,7 @@ export class SocketTransport implements Transport {
     while (this.held.length > 0) {
       const next = this.held.shift() as Held;
       if ('line' in next) {
-        this.writeRaw(next.line);
+        this.writeRaw(next.line, next.json);
         continue;
       }
       this.streaming = true;
@@ -319,13 +326,13 @@ export class SocketTransport implements Transport {
     }
   }
 
-  private writeRaw(message: unknown): boolean {
+  /** Writes one message as a line; `json` is its text when already made. */
+  private writeRaw(message: unknown, json = JSON.stringify(message)): boolean {
     if (this.closed || this.socket.destroyed || !this.socket.writable) return false;
     if (this.streaming) {
-      this.held.push({ line: message });
+      this.held.push({ line: message, json });
       return true;
     }
-    const json = JSON.stringify(message);
     const line = `${json}\n`;
     const bytes = Buffer.byteLength(line);
     this.options.observer?.outgoing(message, bytes, json);
