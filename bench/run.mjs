@@ -48,6 +48,7 @@ async function smallReads(inFlight) {
   const { dir, files } = await smallFiles();
   const subjects = {
     'mcp-shelf (socket, raw client)': () => startShelf(dir),
+    'mcp-shelf (socket, raw client, reply cache off)': () => startShelf(dir, { env: { MCP_SHELF_NO_READ_CACHE: '1' } }),
     'mcp-shelf (SDK client via mcp-shelf connect)': () => startShelfViaBridge(dir),
     'server-filesystem (stdio, read_text_file)': () => startFsServer(dir),
     'server-everything (stdio, resources/read)': () => startEverything(),

@@ -78,10 +78,13 @@ async function connectSocket(socketPath, onNotification) {
 }
 
 /** `mcp-shelf serve` on `folder`; `connections` raw socket clients. */
-export async function startShelf(folder, { args = [], connections = 1, onNotification } = {}) {
+export async function startShelf(folder, { args = [], connections = 1, onNotification, env } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-'));
   const socketPath = path.join(dir, 's.sock');
-  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   await new Promise((resolve, reject) => {
     proc.stderr.on('data', (d) => {

@@ -50,7 +50,8 @@ export class Library {
   private readonly listeners = new Set<LibraryListener>();
   private nextId = 1;
   private readonly uriPaths = new Map<string, string | null>();
-  private readonly cache = new ReadCache();
+  // MCP_SHELF_NO_READ_CACHE=1 turns the reply cache off (the benchmark measures both).
+  private readonly cache = process.env.MCP_SHELF_NO_READ_CACHE === '1' ? undefined : new ReadCache();
 
   constructor(public options: LibraryOptions) {}
 
@@ -233,7 +234,7 @@ export class Library {
     const touched = [...change.changed, ...change.removed];
     if (touched.length > 0) {
       const uris = touched.map((rel) => folder.uriOf(rel));
-      this.cache.forget(uris);
+      this.cache?.forget(uris);
       this.emit((l) => l.updated?.(uris));
     }
   }
