@@ -13,8 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { changingFiles, largeFiles, manyFiles, ROOT, smallFiles } from './fixtures.mjs';
 import { CLI, inProcess, inProcessLarge, memoryMiB, startEcho, startEverything, startFsServer, startShelf, startShelfViaBridge } from './subjects.mjs';
 
-const REPS = 3;
-const N = 2000;
+const REPS = 5;
+const N = 4000;
 const MiB = 1024 * 1024;
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
@@ -53,6 +53,7 @@ async function smallReads(inFlight) {
     'server-filesystem (stdio, read_text_file)': () => startFsServer(dir),
     'server-everything (stdio, resources/read)': () => startEverything(),
     'limit: newline-JSON echo on a Unix socket': () => startEcho(),
+    'reference: the same echo, replying with 2.5 KB of text': () => startEcho({ payload: true }),
     ...(inFlight === 1 ? { 'limit: in-process readFile + stringify': async () => inProcess() } : {}),
   };
   const results = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
@@ -205,7 +206,7 @@ const SHELF = 'mcp-shelf (socket, raw client)';
 const SCENARIOS = {
   'small-seq': async () => {
     const r = await smallReads(1);
-    console.log('\n### Small reads (2,000 files of 1–4 KB), sequential, 2,000 requests\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|');
+    console.log('\n### Small reads (2,000 files of 1–4 KB), sequential, 4,000 requests\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|');
     for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${fmt(runs.map((x) => x.p50), 3)} | ${fmt(runs.map((x) => x.p99), 3)} |`);
     const shelf = rpsOf(r, SHELF);
     const echo = rpsOf(r, 'limit: newline-JSON echo on a Unix socket');

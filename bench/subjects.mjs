@@ -153,11 +153,17 @@ export async function startEverything() {
   return { pid: s.proc.pid, read: () => s.conn.call('resources/read', { uri: uris[i++ % uris.length] }), stop: s.stop };
 }
 
-/** Limit: a bare newline-JSON echo server on a Unix socket, answering every request with an empty result. */
-export async function startEcho() {
+/**
+ * Limit: a bare newline-JSON echo server on a Unix socket, answering every
+ * request with an empty result — or, with `payload`, with a read-shaped
+ * result carrying 2,560 characters of text (the small files' mean size), so
+ * the cost of moving and parsing a reply of that size shows on its own.
+ */
+export async function startEcho({ payload = false } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'echo-'));
   const sock = path.join(dir, 'e.sock');
-  const code = `const net=require('net');net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{}})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
+  const result = payload ? `{contents:[{uri:'file:///bench/echo.txt',mimeType:'text/plain',text:'x'.repeat(2560)}]}` : '{}';
+  const code = `const net=require('net');const r=${result};net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:r})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise((r) => proc.stdout.once('data', r));
   const s = net.connect(sock);
