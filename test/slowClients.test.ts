@@ -131,3 +131,33 @@ describe('stalled output', () => {
     server.close();
   });
 });
+
+describe('backpressure bookkeeping', () => {
+  it('leaves no listener or timer behind after each time output backs up and drains', async () => {
+    const { SocketTransport } = await import('../electron/transport/socketTransport.js');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const sockPath = path.join(os.tmpdir(), `drain-${process.pid}.sock`);
+    let serverSide: net.Socket | null = null;
+    let transport: InstanceType<typeof SocketTransport> | null = null;
+    const server = net.createServer((s) => {
+      serverSide = s;
+      transport = new SocketTransport(s);
+      void transport.start();
+    });
+    await new Promise<void>((r) => server.listen(sockPath, r));
+    const client = net.connect(sockPath);
+    client.on('data', () => undefined); // reads everything, so every backlog drains
+    await eventually(() => transport !== null, 2000, 'the connection');
+    const side = serverSide as unknown as net.Socket;
+    const before = side.listenerCount('close');
+    const big = 'z'.repeat(256 * 1024);
+    for (let i = 0; i < 200; i++) {
+      await (transport as unknown as { send(m: unknown): Promise<void> }).send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: big } });
+      if (side.writableNeedDrain) await new Promise((r) => side.once('drain', r));
+    }
+    expect(side.listenerCount('close') - before).toBeLessThanOrEqual(1);
+    client.destroy();
+    server.close();
+  });
+});
