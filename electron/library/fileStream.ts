@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { bomEncoding, SNIFF_BYTES, type ContentKind } from './mediaType.js';
 import { ShelfError } from './shelfError.js';
 
-const readAsync = promisify(readCallback);
+/** fs.read on a raw descriptor (the read paths hold descriptors, not FileHandles). */
+export const readAsync = promisify(readCallback);
 
 /**
  * A file is the same between two stats when its size and change times agree
@@ -132,9 +133,8 @@ export class FileStream {
     this.size = scan.stat.size;
   }
 
-  /** The start of the string and its full length, for the traffic log. */
+  /** The start of the string and its full length (base64 chars, or the text's bytes in the file), for the traffic log. */
   preview(): string {
-    if (this.total <= PREVIEW_CHARS && this.kind === 'blob') return this.previewText;
     return `${this.previewText}… [${this.total} ${this.kind === 'blob' ? 'chars' : 'bytes'}]`;
   }
 
@@ -194,9 +194,8 @@ export class FileStream {
     }
     if (utf16) {
       const text = tail ?? utf16.decode(bytes, { stream: true });
-      const out = Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
-      this.keep(text, out.length);
-      return out;
+      this.keep(text, bytes.length);
+      return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
     }
     if (this.previewText.length < PREVIEW_CHARS) {
       // Whole characters only: a sequence cut at the piece's end is left out of the preview.

@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { contentKind, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import type { FolderRules } from './rules.js';
-import { isInside, joinRel, relativeInside } from './uriPath.js';
+import { joinRel, relativeBelow } from './uriPath.js';
 
 /** One published file, keyed by its folder-relative path with `/`. */
 export interface FileEntry {
@@ -22,6 +22,16 @@ function readHead(absPath: string): Uint8Array {
 }
 
 /**
+ * Whether a file reached at `abs` whose real path is `real` may be served:
+ * it must lie below the folder and, when reached through a link, not be an
+ * excluded file there. The one check for the scan and for every read.
+ */
+export function realTargetAllowed(realRoot: string, rules: FolderRules, abs: string, real: string): boolean {
+  const rel = relativeBelow(realRoot, real);
+  return rel !== null && (real === abs || !rules.excludes(rel, false));
+}
+
+/**
  * Looks at one candidate file and returns its entry, or null when it is not
  * publishable: not a regular file, a symlink leading outside the folder or to
  * an excluded file, or gone.
@@ -35,8 +45,7 @@ export async function examineFile(realRoot: string, rules: FolderRules, rel: str
     let target = abs;
     if (link.isSymbolicLink()) {
       target = realpathSync(abs);
-      if (!isInside(realRoot, target) || target === realRoot) return null;
-      if (rules.excludes(relativeInside(realRoot, target), false)) return null;
+      if (!realTargetAllowed(realRoot, rules, abs, target)) return null;
     } else if (!link.isFile()) {
       return null;
     }

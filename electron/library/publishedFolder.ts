@@ -4,7 +4,7 @@ import { subscribe as subscribeNative } from '@parcel/watcher';
 import type { Stats } from 'node:fs';
 import { examineFile, scanTree, type FileEntry } from './folderScan.js';
 import { FolderRules, type RuleOptions } from './rules.js';
-import { isInside, joinRel, pathToUri, relativeInside, uriUnder } from './uriPath.js';
+import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
 
 export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
 
@@ -224,8 +224,8 @@ export class PublishedFolder {
   }
 
   private ignoredByWatcher(p: string, stats?: Stats): boolean {
-    if (!isInside(this.realRoot, p) || p === this.realRoot) return false;
-    const rel = relativeInside(this.realRoot, p);
+    const rel = this.relOf(p);
+    if (rel === null) return false;
     // Without stats chokidar asks again with them; only skip what is excluded either way.
     if (!stats) return this.rules.excludes(rel, true) && this.rules.excludes(rel, false);
     return this.rules.excludes(rel, stats.isDirectory());
@@ -247,8 +247,7 @@ export class PublishedFolder {
   }
 
   private relOf(p: string): string | null {
-    if (!isInside(this.realRoot, p) || p === this.realRoot) return null;
-    return relativeInside(this.realRoot, p);
+    return relativeBelow(this.realRoot, p);
   }
 
   /**

@@ -3,7 +3,7 @@ import type { ReadOutcome } from './safeRead.js';
 
 /** Files larger than this are always read from disk. */
 const MAX_ENTRY_BYTES = 64 * 1024;
-/** All cached replies together (their JSON text counted twice: UTF-16 strings). */
+/** All cached replies together: each counts its JSON twice (the JSON itself and the contents object's copy of the text). */
 const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 /**
  * Only files unchanged for this long are cached. File times tick in

@@ -1,13 +1,13 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, read as readCallback, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { promisify } from 'node:util';
 import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import type { ResourceContents } from '../../shared/shelfApi.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import { ShelfError } from './shelfError.js';
-import { FileStream, sameVersion, scanKind } from './fileStream.js';
+import { FileStream, readAsync, sameVersion, scanKind } from './fileStream.js';
 import type { ReadCache } from './readCache.js';
-import { joinRel, relativeBelow } from './uriPath.js';
+import { realTargetAllowed } from './folderScan.js';
+import { joinRel } from './uriPath.js';
 
 /** What `resources/read` returns for one file: text or blob, never both (the shared contract's type). */
 export type { ResourceContents };
@@ -38,8 +38,6 @@ const OPEN_FLAGS = OPEN_FLAGS_FOLLOW | (constants.O_NOFOLLOW ?? 0);
 const SYNC_READ_MAX = 1024 * 1024;
 /** Socket replies for files above this are streamed in chunks rather than built whole. */
 export const STREAM_FROM = 1024 * 1024;
-
-const readAsync = promisify(readCallback);
 
 function fsError(err: unknown, uri: string): ShelfError {
   const code = (err as NodeJS.ErrnoException).code;
@@ -103,16 +101,16 @@ async function wholeOutcome(
   limit: number,
   st: Stats,
   cache?: ReadCache,
-): Promise<{ outcome: ReadOutcome; json?: string }> {
+): Promise<WholeRead> {
   const hit = cache?.get(uri, st);
-  if (hit) return hit;
+  if (hit) return { whole: hit.outcome, contentsJson: hit.json };
   const { bytes, stat } = await readStable(fd, uri, limit, st);
   const kind = contentKind(bytes);
   const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
   const contents: ResourceContents =
     kind === 'text' ? { uri, mimeType, text: decodeText(bytes) } : { uri, mimeType, blob: bytes.toString('base64') };
   const outcome = { contents, size: bytes.length, kind };
-  return { outcome, json: cache?.put(uri, stat, outcome) ?? undefined };
+  return { whole: outcome, contentsJson: cache?.put(uri, stat, outcome) ?? undefined };
 }
 
 /**
@@ -124,7 +122,7 @@ async function wholeOutcome(
 export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number, cache?: ReadCache): Promise<ReadOutcome> {
   const fd = openChecked(folder, rel, uri);
   try {
-    return (await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit), cache)).outcome;
+    return (await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit), cache)).whole;
   } catch (err) {
     throw err instanceof ShelfError ? err : fsError(err, uri);
   } finally {
@@ -148,10 +146,7 @@ export async function openRead(
   let handedOver = false;
   try {
     const st = statForRead(fd, uri, limit);
-    if (st.size <= STREAM_FROM) {
-      const { outcome, json } = await wholeOutcome(fd, rel, uri, limit, st, cache);
-      return { whole: outcome, contentsJson: json };
-    }
+    if (st.size <= STREAM_FROM) return await wholeOutcome(fd, rel, uri, limit, st, cache);
     const scan = await scanKind(fd, uri, limit, st);
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, scan.head, scan.kind));
     handedOver = true;
@@ -166,11 +161,8 @@ export async function openRead(
 /** Linux with /proc: the opened descriptor names its own file, so no separate realpath walk is needed. */
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
-/** The real path must be inside the folder and, if reached through a link, not an excluded file. */
 function checkReal(folder: PublishedFolder, abs: string, real: string, uri: string): void {
-  const rel = relativeBelow(folder.realRoot, real);
-  if (rel === null) throw ShelfError.notFound(uri);
-  if (real !== abs && folder.rules.excludes(rel, false)) throw ShelfError.notFound(uri);
+  if (!realTargetAllowed(folder.realRoot, folder.rules, abs, real)) throw ShelfError.notFound(uri);
 }
 
 /**
