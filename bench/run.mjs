@@ -4,7 +4,7 @@
 // machine): subjects alternate, several repetitions, median (min–max). A table
 // goes to stdout, JSON to results/bench-latest.json, and each target is
 // checked at the end (met / missed). See BENCHMARKS.md.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
@@ -135,13 +135,12 @@ async function changes() {
   });
   const uris = Array.from({ length: 20 }, (_, i) => pathToFileURL(path.join(dir, `watched-${i}.txt`)).href);
   for (const uri of uris) await shelf.call('resources/subscribe', { uri });
-  const { writeFile: write } = await import('node:fs/promises');
   const lat = [];
   for (let edit = 0; edit < 50; edit++) {
     const i = edit % 20;
     const arrived = new Promise((resolve) => seen.set(uris[i], resolve));
     const t = performance.now();
-    await write(path.join(dir, `watched-${i}.txt`), `version ${edit + 1} of ${i} at ${Date.now()}\n`);
+    await writeFile(path.join(dir, `watched-${i}.txt`), `version ${edit + 1} of ${i} at ${Date.now()}\n`);
     const late = await Promise.race([arrived.then(() => false), new Promise((r) => setTimeout(() => r(true), 3000))]);
     if (late) throw new Error(`no resources/updated within 3 s for edit ${edit}`);
     lat.push(performance.now() - t);
@@ -181,7 +180,7 @@ async function startup() {
   const { dir } = await smallFiles();
   const times = [];
   for (let rep = 0; rep < 5; rep++) {
-    const tmp = await import('node:fs/promises').then((f) => f.mkdtemp(path.join(os.tmpdir(), 'start-')));
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'start-'));
     const sock = path.join(tmp, 's.sock');
     const t = performance.now();
     const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', tmp, dir], { stdio: 'ignore' });
@@ -197,7 +196,7 @@ async function startup() {
     times.push(performance.now() - t);
     proc.kill('SIGTERM');
     await new Promise((r) => proc.once('exit', r));
-    await import('node:fs/promises').then((f) => f.rm(tmp, { recursive: true, force: true }));
+    await rm(tmp, { recursive: true, force: true });
   }
   return times;
 }
