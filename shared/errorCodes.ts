@@ -8,10 +8,20 @@ export const ErrorCodes = {
   methodNotFound: -32601,
   invalidParams: -32602,
   internalError: -32603,
-  /** Unknown, outside every published folder, hidden, ignored or deleted: one answer for all. */
-  resourceNotFound: -32002,
-  permissionDenied: -32003,
-  resourceTooLarge: -32004,
+  /**
+   * Unknown, outside every published folder, hidden, ignored or deleted: one
+   * answer for all, -32602 with `data.uri` in every protocol revision (the
+   * 2026-07-28 rule; the official SDK sends it to 2025 clients too, and
+   * 2025 clients treat any error code alike).
+   */
+  resourceNotFound: -32602,
+  /**
+   * Our own codes live outside the JSON-RPC reserved range (-32768…-32000):
+   * since 2026-07-28, -32000…-32019 is a legacy band where nothing new may be
+   * allocated, and the rest of the range belongs to the spec.
+   */
+  permissionDenied: 1003,
+  resourceTooLarge: 1004,
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
@@ -21,6 +31,9 @@ export const DEFAULT_MAX_READ_BYTES = 7 * 1024 * 1024;
 
 /** A line (one JSON-RPC message) longer than this closes the connection. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+/** A URI a client sends is refused past this length (no file path is this long). */
+export const MAX_URI_CHARS = 8192;
 
 /** resources/list page size. */
 export const LIST_PAGE_SIZE = 1000;

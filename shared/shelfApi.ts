@@ -70,6 +70,8 @@ export interface ClientInfo {
   id: number;
   name: string | null;
   version: string | null;
+  /** The MCP revision it speaks: 2026-07-28, or the one a 2025-era handshake settled on; null before it says. */
+  protocolVersion: string | null;
   transport: 'socket' | 'http';
   connectedAt: number;
   requests: number;

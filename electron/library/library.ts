@@ -129,12 +129,15 @@ export class Library {
 
   /**
    * One page of resources after `cursor`, in stable order (folders by publish
-   * order, then path); only `onlyFolder`'s when given.
+   * order, then path); only `onlyFolder`'s, and only those `accept` takes,
+   * when given. The cursor is a position, so a page costs its own length
+   * (plus the entries `accept` skips), never the pages before it.
    */
   listResources(
     cursor?: string,
     pageSize = LIST_PAGE_SIZE,
     onlyFolder?: string,
+    accept?: (folder: PublishedFolder, rel: string) => boolean,
   ): { resources: ResourceInfo[]; nextCursor?: string } {
     const from = cursor === undefined ? null : decodeCursor(cursor);
     const resources: ResourceInfo[] = [];
@@ -147,11 +150,12 @@ export class Library {
       let start = 0;
       if (from && folder.id === from.folderId) start = upperBound(paths, from.rel);
       for (let i = start; i < paths.length; i++) {
+        const rel = paths[i] as string;
+        if (accept && !accept(folder, rel)) continue;
         if (resources.length === pageSize) {
           more = true;
           break outer;
         }
-        const rel = paths[i] as string;
         const entry = folder.get(rel) as FileEntry;
         resources.push(describe(folder, entry));
         last = { folder, rel };

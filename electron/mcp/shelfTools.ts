@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import picomatch from 'picomatch';
 import * as z from 'zod';
 import type { Library, ResourceInfo } from '../library/library.js';
@@ -65,6 +65,7 @@ export const SHELF_TOOLS: Tool[] = [
   },
 ];
 
+/** Bad arguments are the model's to fix, so they come back as a tool error it can read (SEP-1303), not a protocol error. */
 function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
   const r = s.safeParse(args ?? {});
   if (!r.success) {
@@ -81,6 +82,8 @@ function toolError(err: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `${error.message} (${error.code})${e.data ? `: ${JSON.stringify(e.data)}` : ''}` }], structuredContent: { error } };
 }
 
+const TOOL_NAMES = new Set(SHELF_TOOLS.map((t) => t.name));
+
 function matcher(glob: string | undefined): (rel: string) => boolean {
   if (!glob) return () => true;
   const isMatch = picomatch(glob, { dot: true, basename: !glob.includes('/') });
@@ -95,58 +98,57 @@ function folderFilter(library: Library, folder: string | undefined): (root: stri
   return (root) => set.has(root);
 }
 
-/** All resources (every page) of the chosen folders whose path matches the glob. */
-function* matchingResources(library: Library, folder: string | undefined, glob: string | undefined): Generator<ResourceInfo> {
+const TOOL_PAGE_SIZE = 1000;
+
+/** The chosen folders' resources whose path matches the glob, one page after `cursor` (a position, as in resources/list). */
+function matchingPage(library: Library, folder: string | undefined, glob: string | undefined, cursor: string | undefined): { resources: ResourceInfo[]; nextCursor?: string } {
   const inFolder = folderFilter(library, folder);
   const matches = matcher(glob);
-  for (const f of library.list()) {
-    if (!inFolder(f.root)) continue;
-    let cursor: string | undefined;
-    do {
-      const page = library.listResources(cursor, 1000, f.root);
-      for (const r of page.resources) if (matches(r.name)) yield r;
-      cursor = page.nextCursor;
-    } while (cursor);
+  return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
+}
+
+/** Every matching resource, page by page. */
+function* matchingResources(library: Library, folder: string | undefined, glob: string | undefined): Generator<ResourceInfo> {
+  let cursor: string | undefined;
+  do {
+    const page = matchingPage(library, folder, glob, cursor);
+    yield* page.resources;
+    cursor = page.nextCursor;
+  } while (cursor);
+}
+
+/**
+ * Runs one tool. An unknown tool is a protocol error (-32602); anything that
+ * goes wrong inside a known tool, bad arguments included, is an `isError`
+ * result the model can read and act on.
+ */
+export async function callShelfTool(library: Library, name: string, args: unknown): Promise<CallToolResult> {
+  if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
+  try {
+    return await runTool(library, name, args);
+  } catch (err) {
+    return toolError(err);
   }
 }
 
-export async function callShelfTool(library: Library, name: string, args: unknown): Promise<CallToolResult> {
+async function runTool(library: Library, name: string, args: unknown): Promise<CallToolResult> {
   switch (name) {
     case 'list_resources': {
       const a = parse(ListArgs, args, name);
-      try {
-        const start = a.cursor ? Number.parseInt(Buffer.from(a.cursor, 'base64url').toString(), 10) : 0;
-        if (!Number.isSafeInteger(start) || start < 0) throw ShelfError.invalidParams('Invalid cursor');
-        const page: ResourceInfo[] = [];
-        let i = 0;
-        let more = false;
-        for (const r of matchingResources(library, a.folder, a.glob)) {
-          if (i++ < start) continue;
-          if (page.length === 1000) {
-            more = true;
-            break;
-          }
-          page.push(r);
-        }
-        const nextCursor = more ? Buffer.from(String(start + page.length)).toString('base64url') : undefined;
-        const lines = page.map((r) => `${r.uri}\t${r.mimeType}\t${r.size}`);
-        return {
-          content: [{ type: 'text', text: `${page.length} file(s)${more ? ' (more: pass nextCursor)' : ''}\n${lines.join('\n')}` }],
-          structuredContent: { resources: page, ...(nextCursor ? { nextCursor } : {}) },
-        };
-      } catch (err) {
-        if (err instanceof ShelfError && err.code === -32602) throw err;
-        return toolError(err);
-      }
+      const { resources, nextCursor } = matchingPage(library, a.folder, a.glob, a.cursor);
+      const lines = resources.map((r) => `${r.uri}\t${r.mimeType}\t${r.size}`);
+      const more = nextCursor ? `\nMore files follow: call list_resources again with cursor "${nextCursor}" (and the same folder and glob).` : '';
+      return {
+        content: [{ type: 'text', text: `${resources.length} file(s) (URI, MIME type, bytes):\n${lines.join('\n')}${more}` }],
+        structuredContent: { resources, ...(nextCursor ? { nextCursor } : {}) },
+      };
     }
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
-      try {
+      {
         const { contents } = await library.read(a.uri);
         if ('text' in contents) return { content: [{ type: 'text', text: contents.text }] };
         return { content: [{ type: 'resource', resource: contents }] };
-      } catch (err) {
-        return toolError(err);
       }
     }
     case 'search_resources': {
@@ -157,7 +159,7 @@ export async function callShelfTool(library: Library, name: string, args: unknow
       let budget = SEARCH_BYTE_BUDGET;
       let truncated = false;
       let files = 0;
-      try {
+      {
         outer: for (const r of matchingResources(library, a.folder, a.glob)) {
           if (r.size > library.options.maxReadBytes) continue;
           if (r.size > budget) {
@@ -187,14 +189,11 @@ export async function callShelfTool(library: Library, name: string, args: unknow
             }
           }
         }
-      } catch (err) {
-        if (err instanceof ShelfError && err.code === -32602) throw err;
-        return toolError(err);
       }
       const text =
         matches.length === 0
           ? `No match for "${a.query}" in ${files} file(s).`
-          : `${matches.length} match(es)${truncated ? ' (stopped early; narrow the search)' : ''}:\n${matches.map((m) => `${m.name}:${m.line}: ${m.snippet}`).join('\n')}`;
+          : `${matches.length} match(es)${truncated ? ' (stopped early; narrow the search)' : ''}, as URI:line: snippet:\n${matches.map((m) => `${m.uri}:${m.line}: ${m.snippet}`).join('\n')}`;
       return { content: [{ type: 'text', text }], structuredContent: { matches, truncated, filesSearched: files } };
     }
     default:

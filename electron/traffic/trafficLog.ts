@@ -20,6 +20,10 @@ interface PendingRequest {
  * walk and stringify on the hot path (a small read's reply is a few KB).
  */
 const VERBATIM_CHARS = 4096;
+/** Requests awaiting their reply, per connection, kept for pairing. */
+const MAX_PENDING = 1024;
+/** Request ids longer than this are kept cut. */
+const MAX_ID_CHARS = 200;
 
 /** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
 function logPayload(m: Message, text: string | undefined, preview: boolean): { payload: string; truncated: boolean } {
@@ -76,7 +80,8 @@ export class TrafficLog {
     const now = Date.now();
     const m = (message && typeof message === 'object' && !Array.isArray(message) ? message : null) as Message | null;
     const hasId = m !== null && 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');
-    const id = hasId ? (m.id as string | number) : null;
+    // A client picks its ids: a long string id is kept cut, never whole.
+    const id = hasId ? (typeof m.id === 'string' && m.id.length > MAX_ID_CHARS ? `${m.id.slice(0, MAX_ID_CHARS)}…` : (m.id as string | number)) : null;
     let method = m && typeof m.method === 'string' ? m.method : null;
     let kind: TrafficKind;
     let errorCode: number | null = null;
@@ -102,13 +107,9 @@ export class TrafficLog {
     if (kind === 'request') {
       let open = this.pending.get(connectionId);
       if (!open) this.pending.set(connectionId, (open = new Map()));
+      // Bounded: a request never answered (a listen, a vanished client) must not stay forever.
+      if (open.size >= MAX_PENDING) open.delete(open.keys().next().value as string);
       open.set(`${direction}:${String(id)}`, { time: now, method });
-      if (method === 'initialize' && direction === 'in') {
-        const info = (m?.params as { clientInfo?: { name?: unknown; version?: unknown } } | undefined)?.clientInfo;
-        if (info && typeof info.name === 'string') {
-          this.clients.set(connectionId, typeof info.version === 'string' ? `${info.name} ${info.version}` : info.name);
-        }
-      }
     } else if ((kind === 'response' || kind === 'error') && id !== null) {
       const requestSide = direction === 'out' ? 'in' : 'out';
       const key = `${requestSide}:${String(id)}`;
@@ -143,9 +144,16 @@ export class TrafficLog {
     return entry;
   }
 
-  /** Forgets per-connection pairing state once a connection is gone. */
+  /** Names the client of a connection in its entries from now on (null: unnamed). */
+  setClient(connectionId: number, label: string | null): void {
+    if (label === null) this.clients.delete(connectionId);
+    else this.clients.set(connectionId, label);
+  }
+
+  /** Forgets per-connection state once a connection is gone. */
   connectionClosed(connectionId: number): void {
     this.pending.delete(connectionId);
+    this.clients.delete(connectionId);
   }
 
   query(q: TrafficQuery = {}): TrafficEntry[] {

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_LINE_BYTES } from '../../shared/errorCodes.js';
+import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
+import { classifyInboundRequest, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/server';
+import { ErrorCodes, MAX_LINE_BYTES } from '../../shared/errorCodes.js';
 import type { ConnectionHub } from '../mcp/connectionHub.js';
+import { screenRequest } from '../mcp/requestParams.js';
+import type { WireObserver } from './socketTransport.js';
 import { hostAllowed, isLoopbackAddress, LOOPBACK_NAMES, originAllowed, sameSecret } from './requestGuards.js';
 
 export interface HttpOptions {
@@ -36,6 +38,65 @@ function jsonError(res: http.ServerResponse, status: number, code: number, messa
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
+const header = (req: http.IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** The JSON-RPC messages in an SSE body, for the traffic log (the bytes pass through untouched). */
+function sseLogger(observer: WireObserver): (chunk: Uint8Array | null) => void {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return (chunk) => {
+    buffer += chunk === null ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
+      if (data === '') continue;
+      try {
+        observer.outgoing(JSON.parse(data), Buffer.byteLength(data), data);
+      } catch {
+        // not JSON: nothing to log
+      }
+    }
+    if (buffer.length > MAX_LINE_BYTES) buffer = ''; // a runaway event is not kept for the log
+  };
+}
+
+/** Writes a web Response to a Node response, logging the JSON-RPC messages it carries. */
+async function sendResponse(res: http.ServerResponse, response: Response, observer: WireObserver): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => (headers[key] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const log = sseLogger(observer);
+    const reader = response.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      log(value);
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+    log(null);
+    return void res.end();
+  }
+  const text = await response.text();
+  try {
+    observer.outgoing(JSON.parse(text), Buffer.byteLength(text), text);
+  } catch {
+    // an empty 202, say
+  }
+  res.end(text);
+}
+
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -55,8 +116,10 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 't
 }
 
 /**
- * MCP Streamable HTTP at /mcp (the SDK's transport), one session per client,
- * each its own server over the shared library. Host and Origin are checked
+ * MCP Streamable HTTP at /mcp, both protocol eras on one endpoint: a
+ * 2026-07-28 request (it carries its envelope) goes to the SDK's per-request
+ * handler; a 2025 client gets a session (the SDK's session transport), each
+ * with its own server over the shared library. Host and Origin are checked
  * before anything else (DNS rebinding), then the bearer token.
  */
 export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
@@ -66,7 +129,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
     throw new Error(`Refusing to serve HTTP on ${options.host}: it is not a loopback address (pass --http-allow-remote to do it anyway)`);
   }
   if (remote && token === null) throw new Error('--http-no-auth is only allowed on a loopback address');
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
+  const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; lastSeen: number }>();
   let port = options.port;
 
   // Names a legitimate client may use for us: loopback, plus this machine's addresses for a remote bind.
@@ -94,8 +157,8 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
       if (!tokenOk(req.headers.authorization)) {
         return jsonError(res, 401, -32600, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer realm="mcp-shelf"' });
       }
-      const sid = req.headers['mcp-session-id'];
-      const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
+      const sid = header(req, 'mcp-session-id');
+      const session = sid === undefined ? undefined : sessions.get(sid);
       if (session) session.lastSeen = Date.now();
       if (req.method === 'POST') {
         const raw = await readBody(req, MAX_LINE_BYTES);
@@ -106,24 +169,53 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
         } catch {
           return jsonError(res, 400, -32700, 'Parse error');
         }
-        if (typeof sid === 'string') {
+        const problem = isJSONRPCRequest(body) ? screenRequest(body) : null;
+        if (problem && isJSONRPCRequest(body)) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: ErrorCodes.invalidParams, message: problem } }));
+        }
+        const route = classifyInboundRequest({
+          httpMethod: 'POST',
+          protocolVersionHeader: header(req, 'mcp-protocol-version'),
+          mcpMethodHeader: header(req, 'mcp-method'),
+          mcpNameHeader: header(req, 'mcp-name'),
+          body,
+        });
+        if (route.kind !== 'legacy') {
+          // 2026-07-28 (or a request the modern path must refuse): no session, one instance per request.
+          const observer = hub.httpClientObserver(body);
+          observer.incoming(body, raw.length, raw.length <= 4096 ? raw.toString('utf8') : undefined);
+          const aborted = new AbortController();
+          res.on('close', () => aborted.abort());
+          const request = await toWebRequest(req, body, { signal: aborted.signal });
+          return sendResponse(res, await hub.modernHttp().fetch(request, { parsedBody: body }), observer);
+        }
+        if (sid !== undefined) {
           if (!session) return jsonError(res, 404, -32001, 'Session not found');
           return session.transport.handleRequest(req, res, body);
         }
         if (!isInitializeRequest(body)) return jsonError(res, 400, -32600, 'Bad Request: no session; start with initialize');
         if (sessions.size >= MAX_SESSIONS) return jsonError(res, 503, -32603, 'Too many sessions');
-        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: Date.now() }),
+          // Replies as plain JSON, never as an SSE event: one client caps an
+          // event at 1 MiB, and a file's reply can be 10 MiB. Notifications
+          // still reach the session's GET stream.
+          enableJsonResponse: true,
         });
         transport.onclose = () => {
           if (transport.sessionId) sessions.delete(transport.sessionId);
         };
-        await hub.acceptHttp(transport);
-        return transport.handleRequest(req, res, body);
+        const connection = await hub.acceptHttpSession(transport);
+        await transport.handleRequest(req, res, body);
+        // The SDK refused the handshake (a bad Accept header, say): no session began, nothing may stay behind.
+        if (transport.sessionId === undefined) await connection.close();
+        return;
       }
       if (req.method === 'GET' || req.method === 'DELETE') {
-        if (typeof sid !== 'string') return jsonError(res, 400, -32600, 'Bad Request: Mcp-Session-Id header required');
+        // Sessions and the GET stream are 2025 only; 2026-07-28 clients never use them.
+        if (sid === undefined) return jsonError(res, 405, -32600, 'Method not allowed: no session', { allow: 'POST' });
         if (!session) return jsonError(res, 404, -32001, 'Session not found');
         return session.transport.handleRequest(req, res);
       }

@@ -1,6 +1,12 @@
 import type { Socket } from 'node:net';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { ErrorCodes, MAX_LINE_BYTES } from '../../shared/errorCodes.js';
 import { LineFramer } from './lineFramer.js';
 
@@ -29,22 +35,26 @@ export interface StreamedReply {
   close(): void;
 }
 
-export type DirectReply =
+export type FastReply =
   /** `resultJson`, when given, is JSON.stringify(result) made earlier (a cached reply). */
   | { result: unknown; resultJson?: string }
   | { error: { code: number; message: string; data?: unknown } }
   | { stream: StreamedReply };
 
 /**
- * Answers some requests without the SDK's Server: returns null for methods it
+ * Answers some requests without the SDK's Server: returns null for those it
  * does not take. The socket's hot path (`resources/read`) goes through here
  * so a large file can be streamed rather than built into one JSON text.
  */
-export type DirectHandler = (method: string, params: unknown) => Promise<DirectReply> | null;
+export type FastPath = (request: { method: string; params?: unknown }) => Promise<FastReply> | null;
+
+/** Returns the -32602 message for a request whose params are malformed, else null. */
+export type ParamsScreen = (request: { method: string; params?: unknown }) => string | null;
 
 export interface SocketTransportOptions {
   observer?: WireObserver;
-  direct?: DirectHandler;
+  fastPath?: FastPath;
+  screen?: ParamsScreen;
   maxLineBytes?: number;
   /** Unsent output above this means the client stopped reading: the connection is closed. */
   maxPendingWriteBytes?: number;
@@ -94,8 +104,11 @@ export class SocketTransport implements Transport {
   /** While a streamed reply is being written, other output waits here so lines never interleave. */
   private streaming = false;
   private readonly held: Held[] = [];
-  /** Requests answered directly that are still being worked on, by id key: true once cancelled. */
-  private readonly direct = new Map<string, boolean>();
+  /** Requests answered on the fast path that are still being worked on, by id key: true once cancelled. */
+  private readonly fast = new Map<string, boolean>();
+  /** Bytes of the lines in `held`: a client that stops reading during a streamed reply is cut off, not buffered for. */
+  private heldBytes = 0;
+  private heldAt = 0;
 
   constructor(
     private readonly socket: Socket,
@@ -188,7 +201,6 @@ export class SocketTransport implements Transport {
       return;
     }
     this.options.observer?.incoming(value, line.length, text);
-    if (this.takeDirectly(value)) return;
     if (Array.isArray(value)) {
       // JSON-RPC batches were removed from MCP in 2025-06-18.
       this.writeRaw({
@@ -198,53 +210,60 @@ export class SocketTransport implements Transport {
       });
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    const parsed = value;
+    const request = isJSONRPCRequest(parsed);
+    if (!request && !isJSONRPCNotification(parsed) && !isJSONRPCResultResponse(value) && !isJSONRPCErrorResponse(value)) {
       const id = requestIdOf(value);
       // A malformed notification (no id) and a stray response get no answer from the spec's point of view,
       // but an unparseable message still deserves one so the client can tell.
       this.writeRaw({ jsonrpc: '2.0', id, error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request' } });
       return;
     }
-    const msg = parsed.data as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
-    if (typeof msg.method === 'string' && msg.id !== undefined) this.trackRequest(msg.id, true);
+    const msg = value as JSONRPCMessage & { method?: string; id?: string | number; params?: { requestId?: unknown } };
+    if (request) {
+      const problem = this.options.screen?.(parsed);
+      if (problem) {
+        this.writeRaw({ jsonrpc: '2.0', id: parsed.id, error: { code: ErrorCodes.invalidParams, message: problem } });
+        return;
+      }
+      if (this.takeFast(parsed)) return;
+      // A listen stays open until the client cancels it: it holds no slot (the SDK bounds listens per connection).
+      if (parsed.method !== 'subscriptions/listen') this.trackRequest(parsed.id, true);
+    }
     // A cancelled request gets no reply from the SDK: free its slot here.
     if (msg.method === 'notifications/cancelled' && msg.params?.requestId !== undefined) {
       const key = JSON.stringify(msg.params.requestId);
-      if (this.direct.get(key) === false) this.direct.set(key, true);
+      if (this.fast.get(key) === false) this.fast.set(key, true);
       this.trackRequest(msg.params.requestId, false);
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(msg);
   }
 
-  /** A well-formed request the direct handler takes is answered here, never seen by the SDK. */
-  private takeDirectly(value: unknown): boolean {
-    if (!this.options.direct || typeof value !== 'object' || value === null) return false;
-    const m = value as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
-    const id = requestIdOf(m);
-    if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || id === null) return false;
-    const pending = this.options.direct(m.method, m.params);
+  /** A well-formed request the fast path takes is answered here, never seen by the SDK. */
+  private takeFast(request: { id: string | number; method: string; params?: unknown }): boolean {
+    const pending = this.options.fastPath?.(request);
     if (!pending) return false;
+    const { id } = request;
     const key = JSON.stringify(id);
-    if (this.direct.has(key)) {
+    if (this.fast.has(key)) {
       this.writeRaw({ jsonrpc: '2.0', id, error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request: id already in use' } });
       return true;
     }
-    this.direct.set(key, false);
+    this.fast.set(key, false);
     this.trackRequest(id, true);
-    void this.replyDirectly(id, key, pending);
+    void this.replyFast(id, key, pending);
     return true;
   }
 
-  private async replyDirectly(id: string | number, key: string, pending: Promise<DirectReply>): Promise<void> {
-    let reply: DirectReply;
+  private async replyFast(id: string | number, key: string, pending: Promise<FastReply>): Promise<void> {
+    let reply: FastReply;
     try {
       reply = await pending;
     } catch (err) {
       reply = { error: { code: ErrorCodes.internalError, message: (err as Error).message || 'Internal error' } };
     }
-    const cancelled = this.direct.get(key) === true;
-    this.direct.delete(key);
+    const cancelled = this.fast.get(key) === true;
+    this.fast.delete(key);
     // A cancelled request gets no reply (its slot was freed when the cancel came).
     if (cancelled || this.closed) {
       if ('stream' in reply) reply.stream.close();
@@ -314,16 +333,26 @@ export class SocketTransport implements Transport {
   /** After a streamed reply: writes what waited, up to the next streamed reply, which then takes over. */
   private releaseHeld(): void {
     this.streaming = false;
-    while (this.held.length > 0) {
-      const next = this.held.shift() as Held;
+    // An index, not shift(): thousands of held lines must not cost a copy each.
+    while (this.heldAt < this.held.length) {
+      const next = this.held[this.heldAt++] as Held;
       if ('line' in next) {
+        this.heldBytes -= next.json.length;
         this.writeRaw(next.line, next.json);
         continue;
       }
       this.streaming = true;
+      this.compactHeld();
       next.startStream();
       return;
     }
+    this.compactHeld();
+  }
+
+  private compactHeld(): void {
+    if (this.heldAt === 0) return;
+    this.held.splice(0, this.heldAt);
+    this.heldAt = 0;
   }
 
   /** Writes one message as a line; `json` is its text when already made. */
@@ -331,6 +360,12 @@ export class SocketTransport implements Transport {
     if (this.closed || this.socket.destroyed || !this.socket.writable) return false;
     if (this.streaming) {
       this.held.push({ line: message, json });
+      this.heldBytes += json.length;
+      if (this.heldBytes > (this.options.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE)) {
+        this.options.onProtocolError?.('client is not reading its responses; connection closed');
+        this.socket.destroy();
+        return false;
+      }
       return true;
     }
     const line = `${json}\n`;

@@ -59,6 +59,7 @@ export function ClientsPanel({ status, clients, now, httpToken }: { status: Serv
               <th>#</th>
               <th>Client</th>
               <th>Transport</th>
+              <th>Protocol</th>
               <th>Connected since</th>
               <th className="num">Requests</th>
             </tr>
@@ -68,9 +69,10 @@ export function ClientsPanel({ status, clients, now, httpToken }: { status: Serv
               <tr key={c.id}>
                 <td className="muted">{c.id}</td>
                 <td>
-                  {c.name ?? <span className="muted">not initialized yet</span>} {c.version && <span className="muted">{c.version}</span>}
+                  {c.name ?? <span className="muted">{c.protocolVersion ? 'unnamed client' : 'not initialized yet'}</span>} {c.version && <span className="muted">{c.version}</span>}
                 </td>
                 <td>{c.transport}</td>
+                <td data-testid="client-protocol">{c.protocolVersion ?? <span className="muted">—</span>}</td>
                 <td>
                   {formatClock(c.connectedAt).slice(0, 8)} <span className="muted">({formatDuration(now - c.connectedAt)})</span>
                 </td>

@@ -1,0 +1,87 @@
+import {
+  classifyInboundRequest,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  LATEST_PROTOCOL_VERSION,
+  type Implementation,
+} from '@modelcontextprotocol/server';
+
+/**
+ * The two protocol eras a connection can speak: `legacy` is 2025-11-25 and
+ * older (an `initialize` handshake, then a session), `modern` is 2026-07-28
+ * (no handshake; every request carries its protocol version and client
+ * capabilities in `params._meta`). The SDK decides a connection's era; these
+ * helpers read the same claims for the parts we answer ourselves.
+ */
+export type Era = 'legacy' | 'modern';
+
+/** The modern revisions this server speaks (the SDK's own list is internal). */
+export const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
+
+/** Methods the 2026-07-28 revision removed: the SDK answers them -32601 there. */
+const REMOVED_IN_MODERN = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+/**
+ * What a request claims: `legacy` (no envelope claim), `modern` (a valid
+ * envelope naming a revision we speak), or `other` — a malformed envelope or
+ * an unknown revision, which only the SDK answers (-32602 / -32022).
+ */
+export function claimOf(message: unknown): Era | 'other' {
+  const c = classifyInboundRequest({ httpMethod: 'POST', body: message });
+  if (c.kind === 'legacy') return 'legacy';
+  if (c.kind === 'modern' && MODERN_REVISIONS.includes(c.classification.revision ?? '')) return 'modern';
+  return 'other';
+}
+
+/** Whether a request of this method exists in that era. */
+export function methodExists(era: Era, method: string): boolean {
+  return era === 'legacy' ? method !== 'server/discover' && method !== 'subscriptions/listen' : !REMOVED_IN_MODERN.has(method);
+}
+
+/** Client-supplied names are cut to this before they are kept or shown. */
+const MAX_NAME_CHARS = 200;
+const cut = (v: unknown): string | null => (typeof v === 'string' ? v.slice(0, MAX_NAME_CHARS) : null);
+
+export interface ClientIdentity {
+  name: string | null;
+  version: string | null;
+  /** The revision the client speaks on this connection (negotiated, for 2025 clients). */
+  protocolVersion: string;
+  era: Era;
+}
+
+/**
+ * Who sent a request, when it says: an `initialize` (2025) names the client
+ * and the version it asks for (the server answers with that one when it
+ * knows it, else its latest); a modern request names both in `_meta`.
+ */
+export function identityOf(message: { method?: unknown; params?: unknown }): ClientIdentity | null {
+  const params = message.params as Record<string, unknown> | undefined;
+  if (!params || typeof params !== 'object') return null;
+  if (message.method === 'initialize') {
+    const info = params.clientInfo as Record<string, unknown> | undefined;
+    const asked = cut(params.protocolVersion);
+    return {
+      name: cut(info?.name),
+      version: cut(info?.version),
+      protocolVersion: asked !== null && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION,
+      era: 'legacy',
+    };
+  }
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const version = meta?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof version !== 'string' || !MODERN_REVISIONS.includes(version)) return null;
+  const info = meta?.[CLIENT_INFO_META_KEY] as Record<string, unknown> | undefined;
+  return { name: cut(info?.name), version: cut(info?.version), protocolVersion: version, era: 'modern' };
+}
+
+/**
+ * The fields the SDK adds to every cacheable result of a modern request
+ * (`resultType`, caching hints, our identity), as JSON text to append to a
+ * result object we build ourselves. A file's content may change at any
+ * moment, so clients must not cache it: `ttlMs` is 0.
+ */
+export function modernResultSuffix(serverInfo: Implementation): string {
+  return `,"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${JSON.stringify({ 'io.modelcontextprotocol/serverInfo': serverInfo })}`;
+}

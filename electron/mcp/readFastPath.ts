@@ -1,0 +1,64 @@
+import { ErrorCodes } from '../../shared/errorCodes.js';
+import type { Library } from '../library/library.js';
+import type { FastPath, FastReply } from '../transport/socketTransport.js';
+import { claimOf, modernResultSuffix, type Era } from './protocolEra.js';
+import { readParams } from './requestParams.js';
+import { SERVER_INFO } from './shelfServer.js';
+
+/** The error response the SDK would build from a thrown error (same code, message and data). */
+function errorReply(err: unknown): FastReply {
+  const e = err as { code?: unknown; message?: unknown; data?: unknown };
+  const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : ErrorCodes.internalError;
+  const message = typeof e.message === 'string' && e.message !== '' ? e.message : 'Internal error';
+  return { error: { code, message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+}
+
+const MODERN_SUFFIX = modernResultSuffix(SERVER_INFO);
+const MODERN_FIELDS = JSON.parse(`{${MODERN_SUFFIX.slice(1)}}`) as Record<string, unknown>;
+
+async function readResource(library: Library, params: unknown, era: Era): Promise<FastReply> {
+  const parsed = readParams(params);
+  if (typeof parsed === 'string') return { error: { code: ErrorCodes.invalidParams, message: parsed } };
+  const suffix = era === 'modern' ? MODERN_SUFFIX : '';
+  const fields = era === 'modern' ? MODERN_FIELDS : {};
+  try {
+    const opened = await library.openRead(parsed.uri);
+    if ('whole' in opened) {
+      const result = { contents: [opened.whole.contents], ...fields };
+      return opened.contentsJson === undefined ? { result } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}` };
+    }
+    const file = opened.stream;
+    const field = file.kind === 'text' ? 'text' : 'blob';
+    return {
+      stream: {
+        head: `{"contents":[{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},"${field}":"`,
+        body: file.pieces(),
+        tail: `"}]${suffix}}`,
+        logged: () => ({ contents: [{ uri: file.uri, mimeType: file.mimeType, [field]: file.preview() }], ...fields }),
+        close: () => file.close(),
+      },
+    };
+  } catch (err) {
+    return errorReply(err);
+  }
+}
+
+/**
+ * `resources/read` on a socket, answered without the SDK's Server: the same
+ * validation, result shape (per era) and errors as the registered handler,
+ * but a large file is streamed in pieces, and a small read skips the SDK's
+ * per-request promise chain and schema passes — the hot path of every client.
+ *
+ * It takes a read only when the request's claim matches the era the SDK
+ * pinned for the connection (`eraOf`); anything else — the very first
+ * message, a malformed envelope, an unknown revision, a 2025 request on a
+ * modern connection — goes to the SDK, which owns those answers.
+ */
+export function readFastPath(library: Library, eraOf: () => Era | null): FastPath {
+  return (message) => {
+    if (message.method !== 'resources/read') return null;
+    const era = eraOf();
+    if (era === null || claimOf(message) !== era) return null;
+    return readResource(library, message.params, era);
+  };
+}
