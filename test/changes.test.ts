@@ -78,7 +78,7 @@ describe('subscriptions and list changes with real file edits', () => {
     await eventually(() => listChanged > afterCreate, 3000, 'list_changed on delete');
     const names = (await client.listResources()).resources.map((r) => r.name);
     expect(names).not.toContain('new.txt');
-    await expect(client.readResource({ uri: uriOf(root, 'new.txt') })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource({ uri: uriOf(root, 'new.txt') })).rejects.toMatchObject({ code: -32602 });
 
     const afterDelete = listChanged;
     await mkdir(path.join(root, 'moved-in'));
@@ -97,7 +97,7 @@ describe('subscriptions and list changes with real file edits', () => {
     await rename(root, moved);
     try {
       await eventually(async () => (await client.listResources()).resources.length === 0, 5000, 'empty listing');
-      await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
+      await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
       await eventually(() => logs.some((l) => l.includes('missing')), 3000, 'a log message');
       expect(await client.ping()).toBeDefined();
     } finally {

@@ -54,7 +54,7 @@ describe('file-system churn while 10 clients list and read', () => {
     await rm(base, { recursive: true, force: true });
   });
 
-  it('every read is a complete version or -32002/-32003; the listing settles to the disk; nothing is written', async () => {
+  it('every read is a complete version or -32602/1003; the listing settles to the disk; nothing is written', async () => {
     const random = rng(20261130);
     const versions = new Map<string, Set<string>>([['seed.txt', new Set(['seed'])], ['control/keep.txt', new Set(['never changes'])]]);
     const valid = (rel: string) => {
@@ -157,7 +157,7 @@ describe('file-system churn while 10 clients list and read', () => {
           const res = await c.request('resources/read', { uri: r.uri });
           reads++;
           if (res.error) {
-            if (res.error.code !== -32002 && res.error.code !== -32003) violations.push(`${r.name}: error ${res.error.code} ${res.error.message}`);
+            if (res.error.code !== -32602 && res.error.code !== 1003) violations.push(`${r.name}: error ${res.error.code} ${res.error.message}`);
             continue;
           }
           const content = (res.result as { contents: Array<{ text?: string; blob?: string }> }).contents[0];
@@ -204,7 +204,7 @@ describe('file-system churn while 10 clients list and read', () => {
     const names = async () => ((await c.request('resources/list')).result as { resources: Array<{ name: string }> }).resources.map((r) => r.name);
     await rename(root, `${root}-away`);
     await eventually(async () => (await names()).length === 0, 5000, 'an empty listing');
-    expect((await c.request('resources/read', { uri: uriOf(root, 'seed.txt') })).error?.code).toBe(-32002);
+    expect((await c.request('resources/read', { uri: uriOf(root, 'seed.txt') })).error?.code).toBe(-32602);
     await rm(`${root}-away`, { recursive: true, force: true });
     await mkdir(root);
     await writeFile(path.join(root, 'reborn.txt'), 'again');

@@ -32,7 +32,9 @@ describe('security gate: electronegativity over electron/', () => {
       const sarifFile = path.join(dir, 'electronegativity.sarif');
       const csvFile = path.join(dir, 'electronegativity.csv');
       // SARIF carries the findings; this version writes severity only to CSV, so both are read.
-      await Promise.all([scan(sarifFile), scan(csvFile)]);
+      // One after the other: two scans at once under a loaded suite once left a finding out of one report.
+      await scan(sarifFile);
+      await scan(csvFile);
       const sarif = JSON.parse(await readFile(sarifFile, 'utf8')) as {
         runs: Array<{ results: Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }> }>;
       };

@@ -136,8 +136,8 @@ describe('an SDK client over Streamable HTTP with the bearer token', () => {
     expect((await client.readResource({ uri: uriOf(root, 'data.bin') })).contents[0]).toMatchObject({ blob: BIN.toString('base64') });
     const notFound = await client.readResource({ uri: 'file:///etc/passwd' }).catch((e: unknown) => e);
     expect(notFound).toBeInstanceOf(McpError);
-    expect(notFound).toMatchObject({ code: -32002, data: { uri: 'file:///etc/passwd' } });
-    await expect(client.readResource({ uri: uriOf(root, 'big.txt') })).rejects.toMatchObject({ code: -32004 });
+    expect(notFound).toMatchObject({ code: -32602, data: { uri: 'file:///etc/passwd' } });
+    await expect(client.readResource({ uri: uriOf(root, 'big.txt') })).rejects.toMatchObject({ code: 1004 });
     await expect(client.listResources({ cursor: '!!' })).rejects.toMatchObject({ code: -32602 });
   });
 

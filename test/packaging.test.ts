@@ -51,10 +51,10 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
 
   it('holds the production dependencies the code imports, and no development ones', () => {
     const pkg = (name: string) => files.includes(`/node_modules/${name}/package.json`);
-    for (const dep of ['@modelcontextprotocol/sdk', 'chokidar', 'ignore', 'mime', 'file-type', 'ws', 'zod', 'write-file-atomic', 'env-paths', 'picomatch', 'jsonc-parser']) {
+    for (const dep of ['@modelcontextprotocol/server', '@modelcontextprotocol/core', '@modelcontextprotocol/node', 'chokidar', 'ignore', 'mime', 'file-type', 'ws', 'zod', 'write-file-atomic', 'env-paths', 'picomatch', 'jsonc-parser']) {
       expect(pkg(dep), dep).toBe(true);
     }
-    for (const dev of ['electron', 'vitest', 'vite', 'react', 'react-dom', '@playwright/test', 'typescript', 'eslint', 'electron-builder', 'highlight.js', '@modelcontextprotocol/inspector', '@modelcontextprotocol/conformance']) {
+    for (const dev of ['electron', 'vitest', 'vite', 'react', 'react-dom', '@playwright/test', 'typescript', 'eslint', 'electron-builder', 'highlight.js', '@modelcontextprotocol/inspector', '@modelcontextprotocol/conformance', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client']) {
       expect(pkg(dev), dev).toBe(false);
     }
   });

@@ -113,14 +113,14 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
     expect(res.contents[0]).toMatchObject({ text: 'unicode path\n' });
   });
 
-  it('refuses a file over --max-read-bytes with -32004 and its size and limit', async () => {
-    const err = await expectMcpError(client.readResource({ uri: uriOf(root, 'big.txt') }), -32004);
+  it('refuses a file over --max-read-bytes with 1004 and its size and limit', async () => {
+    const err = await expectMcpError(client.readResource({ uri: uriOf(root, 'big.txt') }), 1004);
     expect(err.data).toEqual({ uri: uriOf(root, 'big.txt'), size: 5000, limit: 4096 });
   });
 
-  it('answers -32002 with data.uri for unknown, foreign and malformed URIs alike', async () => {
+  it('answers -32602 with data.uri for unknown, foreign and malformed URIs alike', async () => {
     for (const uri of [uriOf(root, 'nope.txt'), 'file:///etc/passwd', 'https://example.com/x', 'test://static', 'not a uri']) {
-      const err = await expectMcpError(client.readResource({ uri }), -32002);
+      const err = await expectMcpError(client.readResource({ uri }), -32602);
       expect(err.data).toEqual({ uri });
       expect(err.message).toContain('Resource not found');
     }

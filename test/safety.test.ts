@@ -79,7 +79,7 @@ describe('safety: only published files, whatever the client sends', () => {
   });
 
   it('lists only regular files inside the folder, minus secrets, dotfiles and ignored files', async () => {
-    // locked.txt is listed (its folder is readable) but cannot be read: see the -32003 test.
+    // locked.txt is listed (its folder is readable) but cannot be read: see the 1003 test.
     expect(await listNames(raw)).toEqual(['link-in.txt', 'locked.txt', 'ok.txt', 'sub/kept.txt']);
   });
 
@@ -116,10 +116,10 @@ describe('safety: only published files, whatever the client sends', () => {
     ['the folder itself', (d: string) => uriOf(d, '')],
     ['a file outside', (d: string) => uriOf(path.dirname(d), 'outside.txt')],
     ['/etc/passwd', () => 'file:///etc/passwd'],
-  ])('refuses %s with -32002 and data.uri', async (_name, make) => {
+  ])('refuses %s with -32602 and data.uri', async (_name, make) => {
     const uri = make(docs);
     const res = await read(raw, uri);
-    expect(res.error).toEqual({ code: -32002, message: 'Resource not found', data: { uri } });
+    expect(res.error).toEqual({ code: -32602, message: 'Resource not found', data: { uri } });
   });
 
   it('answers an absent file exactly like a forbidden one', async () => {
@@ -133,9 +133,9 @@ describe('safety: only published files, whatever the client sends', () => {
     expect(res.result).toEqual({ contents: [{ uri: uriOf(docs, 'link-in.txt'), mimeType: 'text/plain', text: 'ok' }] });
   });
 
-  it('answers -32003 for a listed file it may not read', async () => {
+  it('answers 1003 for a listed file it may not read', async () => {
     const uri = uriOf(docs, 'locked.txt');
-    expect((await read(raw, uri)).error).toEqual({ code: -32003, message: 'Permission denied', data: { uri } });
+    expect((await read(raw, uri)).error).toEqual({ code: 1003, message: 'Permission denied', data: { uri } });
   });
 
   it('gives no method that writes, moves or deletes, and the tree is untouched', async () => {

@@ -74,7 +74,7 @@ describe('ShelfService on real folders', () => {
     expect(preview).toEqual({ ok: true, result: { contents: viaClient.contents }, size: 3, kind: 'text' });
     expect(await svc.service.readResource(uriOf(a, 'nope'))).toEqual({
       ok: false,
-      error: { code: -32002, message: 'Resource not found', data: { uri: uriOf(a, 'nope') } },
+      error: { code: -32602, message: 'Resource not found', data: { uri: uriOf(a, 'nope') } },
     });
   });
 

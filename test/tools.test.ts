@@ -53,14 +53,22 @@ describe('read-only tools that mirror the resources', () => {
     const page1 = first.structuredContent as { resources: Array<{ name: string }>; nextCursor?: string };
     expect(page1.resources).toHaveLength(1000);
     expect(page1.nextCursor).toBeTruthy();
+    // A model that sees only the text can go on: the text gives the cursor, and each file's full URI.
+    const text = (first.content[0] as { text: string }).text;
+    expect(text).toContain(`cursor "${page1.nextCursor}"`);
+    expect(text).toContain(`${uriOf(root, 'many/f0000.txt')}\ttext/plain\t`);
     const second = (await call('list_resources', { cursor: page1.nextCursor })).structuredContent as { resources: Array<{ name: string }>; nextCursor?: string };
     expect(second.resources.length).toBe(1205 - 1000); // 1,204 in one folder, 1 in the other
     expect(second.nextCursor).toBeUndefined();
     const all = [...page1.resources, ...second.resources].map((r) => r.name);
     expect(all).not.toContain('.env');
     expect(new Set(all).size).toBe(1205);
-    await expect(call('list_resources', { folder: '/not/published' })).rejects.toMatchObject({ code: -32602 });
-    await expect(call('list_resources', { bogus: 1 })).rejects.toMatchObject({ code: -32602 });
+    // Bad arguments are the model's to fix: an isError result it can read (SEP-1303), not a protocol error.
+    const notPublished = await call('list_resources', { folder: '/not/published' });
+    expect(notPublished.isError).toBe(true);
+    expect(notPublished.content).toEqual([{ type: 'text', text: 'Not a published folder: /not/published (-32602)' }]);
+    expect((await call('list_resources', { bogus: 1 })).isError).toBe(true);
+    await expect(call('no_such_tool', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: no_such_tool') });
   });
 
   it('read_resource: text as text, binary as an embedded resource with its blob', async () => {
@@ -74,11 +82,11 @@ describe('read-only tools that mirror the resources', () => {
     for (const uri of [uriOf(root, '.env'), `${uriOf(root, '')}/../etc/passwd`, 'file:///etc/passwd', uriOf(root, 'missing.txt')]) {
       const res = await call('read_resource', { uri });
       expect(res.isError).toBe(true);
-      expect(res.structuredContent).toEqual({ error: { code: -32002, message: 'Resource not found', data: { uri } } });
+      expect(res.structuredContent).toEqual({ error: { code: -32602, message: 'Resource not found', data: { uri } } });
     }
     const big = await call('read_resource', { uri: uriOf(root, 'big.txt') });
-    expect(big.structuredContent).toMatchObject({ error: { code: -32004, data: { size: 14000, limit: 4096 } } });
-    await expect(call('read_resource', {})).rejects.toMatchObject({ code: -32602 });
+    expect(big.structuredContent).toMatchObject({ error: { code: 1004, data: { size: 14000, limit: 4096 } } });
+    expect(await call('read_resource', {})).toMatchObject({ isError: true, structuredContent: { error: { code: -32602 } } });
   });
 
   it('search_resources: file, line and snippet; bounded; never in hidden or oversized files', async () => {
@@ -89,6 +97,8 @@ describe('read-only tools that mirror the resources', () => {
       { uri: uriOf(root, 'src/app.ts'), name: 'src/app.ts', line: 1, snippet: 'export const NEEDLE = 1;' },
     ]);
     expect(found.truncated).toBe(false);
+    // The text names each match by its full URI: names alone are ambiguous across folders.
+    expect((res.content[0] as { text: string }).text).toContain(`${uriOf(root, 'src/app.ts')}:1: export const NEEDLE = 1;`);
     const sensitive = (await call('search_resources', { query: 'NEEDLE', caseSensitive: true })).structuredContent as { matches: unknown[] };
     expect(sensitive.matches).toHaveLength(1);
     const bounded = (await call('search_resources', { query: 'needle', maxResults: 7 })).structuredContent as { matches: Array<{ name: string }>; truncated: boolean };
@@ -98,7 +108,7 @@ describe('read-only tools that mirror the resources', () => {
     expect(all.matches.map((m) => m.name)).toEqual(['other.txt']);
     const secret = (await call('search_resources', { query: 'secret' })).structuredContent as { matches: unknown[] };
     expect(secret.matches).toEqual([]); // .env holds it, and .env is never published
-    await expect(call('search_resources', { query: '' })).rejects.toMatchObject({ code: -32602 });
-    await expect(call('search_resources', { query: 'x', maxResults: 5000 })).rejects.toMatchObject({ code: -32602 });
+    expect((await call('search_resources', { query: '' })).isError).toBe(true);
+    expect((await call('search_resources', { query: 'x', maxResults: 5000 })).isError).toBe(true);
   });
 });

@@ -59,7 +59,7 @@ describe('traffic log with a real SDK client on the socket', () => {
   it('records errors with code and message, and filters by errors only, method, client and text', async () => {
     await client.readResource({ uri: uriOf(root, 'missing.txt') }).catch(() => undefined);
     const errors = svc.service.traffic.query({ errorsOnly: true });
-    expect(errors.at(-1)).toMatchObject({ kind: 'error', errorCode: -32002, errorMessage: 'Resource not found', method: 'resources/read' });
+    expect(errors.at(-1)).toMatchObject({ kind: 'error', errorCode: -32602, errorMessage: 'Resource not found', method: 'resources/read' });
     expect(svc.service.traffic.query({ text: 'missing.txt' }).length).toBe(2);
     const raw = await RawClient.initialized(svc.service.socketPath);
     raw.send('not json\n');

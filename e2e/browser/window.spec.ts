@@ -92,7 +92,7 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
   await expect(page.getByTestId('hex-view')).toContainText('00000000  00 01 02 03 de ad be ef 41 42');
 
   await openFile(page, null, 'big.log');
-  await expect(page.getByTestId('preview-error')).toContainText('Error -32004');
+  await expect(page.getByTestId('preview-error')).toContainText('Error 1004');
   await expect(page.getByTestId('preview-error')).toContainText('over the 8192-byte read limit');
 });
 
@@ -120,7 +120,7 @@ test('a real SDK client’s requests stream into the log, paired with responses;
 
     await page.getByLabel('Errors only').check();
     await expect(page.getByTestId('traffic-row')).toHaveCount(1);
-    await expect(page.getByTestId('traffic-row')).toContainText('-32002');
+    await expect(page.getByTestId('traffic-row')).toContainText('-32602');
   } finally {
     await client.close();
   }

@@ -49,16 +49,18 @@ async function readResource(library: Library, params: unknown, era: Era): Promis
  * but a large file is streamed in pieces, and a small read skips the SDK's
  * per-request promise chain and schema passes — the hot path of every client.
  *
- * It takes a read only when the request's claim matches the era the SDK
- * pinned for the connection (`eraOf`); anything else — the very first
- * message, a malformed envelope, an unknown revision, a 2025 request on a
- * modern connection — goes to the SDK, which owns those answers.
+ * It takes a read whose claim matches the era the SDK pinned for the
+ * connection (`eraOf`), or any well-claimed read before the SDK pinned one
+ * (a raw client may read first). Anything else — a malformed envelope, an
+ * unknown revision, a 2025 request on a modern connection — goes to the
+ * SDK, which owns those answers.
  */
 export function readFastPath(library: Library, eraOf: () => Era | null): FastPath {
   return (message) => {
     if (message.method !== 'resources/read') return null;
+    const claim = claimOf(message);
     const era = eraOf();
-    if (era === null || claimOf(message) !== era) return null;
-    return readResource(library, message.params, era);
+    if (claim === 'other' || (era !== null && claim !== era)) return null;
+    return readResource(library, message.params, claim);
   };
 }

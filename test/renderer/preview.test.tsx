@@ -86,10 +86,10 @@ describe('preview kinds, from real reads', () => {
     const p = await read('big.txt');
     expect(previewKind(p)).toBe('error');
     const { getByTestId } = render(<PreviewBody preview={p} name="big.txt" />);
-    expect(getByTestId('preview-error').textContent).toContain('Error -32004');
+    expect(getByTestId('preview-error').textContent).toContain('Error 1004');
     expect(getByTestId('preview-error').textContent).toContain('"limit": 2048');
     const raw = JSON.parse(rawResponseText(p));
-    expect(raw.error).toMatchObject({ code: -32004, data: { size: 3000, limit: 2048 } });
+    expect(raw.error).toMatchObject({ code: 1004, data: { size: 3000, limit: 2048 } });
     const text = await read('code.ts');
     expect(rawResponseText(text, 1, 10)).toContain('"export con… [34 chars elided]"');
   });
