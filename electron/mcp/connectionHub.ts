@@ -110,7 +110,7 @@ export class ConnectionHub {
     const transport = new SocketTransport(socket, {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
-      screen: screenRequest,
+      screen: (request) => screenRequest(request, { envelope: true }),
       fastPath: readFastPath(this.library, () => connection.era),
     });
     handle = serveStdio(

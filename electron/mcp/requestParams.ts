@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MAX_URI_CHARS } from '../../shared/errorCodes.js';
-import { claimOf, methodExists } from './protocolEra.js';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { MODERN_REVISIONS, methodExists } from './protocolEra.js';
 
 /**
  * The params of every request this server answers, checked before the SDK
@@ -59,7 +60,7 @@ const SCHEMAS: Record<string, z.ZodType> = {
 function describe(method: string, error: z.ZodError): string {
   const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  const what = issue?.code === 'invalid_type' && issue.input === undefined ? 'required' : (issue?.message ?? 'malformed');
+  const what = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined') ? 'required' : (issue?.message ?? 'malformed');
   return `Invalid params for ${method}: ${where}${what}`;
 }
 
@@ -81,15 +82,30 @@ export function readParams(params: unknown): { uri: string } | string {
   return problem ?? { uri: (params as { uri: string }).uri };
 }
 
+export interface RequestProblem {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
 /**
- * The -32602 message for a request whose params are wrong for its method in
- * the era it claims, else null. Requests whose envelope is malformed or
- * names an unknown revision, and methods the era does not have, are left to
- * the SDK (-32602 / -32022 / -32601 by its rules).
+ * The error for a request that cannot be served as sent, else null: a bad
+ * envelope or an unknown revision (only when `envelope` is set: on a socket
+ * the SDK checks the envelope of a connection's opening request but not of
+ * the requests after it), or params that are wrong for the method in the
+ * era the request claims. Methods an era does not have are left to the SDK
+ * (-32601).
  */
-export function screenRequest(message: { method: string; params?: unknown }): string | null {
-  if (!Object.hasOwn(SCHEMAS, message.method)) return null;
-  const claim = claimOf(message);
-  if (claim === 'other' || !methodExists(claim, message.method)) return null;
-  return paramsProblem(message.method, message.params);
+export function screenRequest(message: { method: string; params?: unknown }, options: { envelope: boolean }): RequestProblem | null {
+  const c = classifyInboundRequest({ httpMethod: 'POST', body: message });
+  if (c.kind === 'reject') return options.envelope ? { code: c.code, message: c.message, ...(c.data !== undefined ? { data: c.data } : {}) } : null;
+  if (c.kind === 'modern' && !MODERN_REVISIONS.includes(c.classification.revision ?? '')) {
+    const requested = c.classification.revision ?? 'unknown';
+    return options.envelope
+      ? { code: -32022, message: `Unsupported protocol version: ${requested.slice(0, 100)}`, data: { supported: [...MODERN_REVISIONS], requested: requested.slice(0, 100) } }
+      : null;
+  }
+  if (!Object.hasOwn(SCHEMAS, message.method) || !methodExists(c.kind, message.method)) return null;
+  const problem = paramsProblem(message.method, message.params);
+  return problem === null ? null : { code: -32602, message: problem };
 }

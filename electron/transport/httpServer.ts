@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/server';
-import { ErrorCodes, MAX_LINE_BYTES } from '../../shared/errorCodes.js';
+import { MAX_LINE_BYTES } from '../../shared/errorCodes.js';
 import type { ConnectionHub } from '../mcp/connectionHub.js';
 import { screenRequest } from '../mcp/requestParams.js';
 import type { WireObserver } from './socketTransport.js';
@@ -169,10 +169,11 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
         } catch {
           return jsonError(res, 400, -32700, 'Parse error');
         }
-        const problem = isJSONRPCRequest(body) ? screenRequest(body) : null;
+        // Bad params get one short -32602 here; envelope and header errors are the SDK's (with their HTTP statuses).
+        const problem = isJSONRPCRequest(body) ? screenRequest(body, { envelope: false }) : null;
         if (problem && isJSONRPCRequest(body)) {
           res.writeHead(200, { 'content-type': 'application/json' });
-          return void res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: ErrorCodes.invalidParams, message: problem } }));
+          return void res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: problem }));
         }
         const route = classifyInboundRequest({
           httpMethod: 'POST',

@@ -48,13 +48,13 @@ export type FastReply =
  */
 export type FastPath = (request: { method: string; params?: unknown }) => Promise<FastReply> | null;
 
-/** Returns the -32602 message for a request whose params are malformed, else null. */
-export type ParamsScreen = (request: { method: string; params?: unknown }) => string | null;
+/** Returns the error for a request that cannot be served as sent (bad envelope or params), else null. */
+export type RequestScreen = (request: { method: string; params?: unknown }) => { code: number; message: string; data?: unknown } | null;
 
 export interface SocketTransportOptions {
   observer?: WireObserver;
   fastPath?: FastPath;
-  screen?: ParamsScreen;
+  screen?: RequestScreen;
   maxLineBytes?: number;
   /** Unsent output above this means the client stopped reading: the connection is closed. */
   maxPendingWriteBytes?: number;
@@ -223,7 +223,7 @@ export class SocketTransport implements Transport {
     if (request) {
       const problem = this.options.screen?.(parsed);
       if (problem) {
-        this.writeRaw({ jsonrpc: '2.0', id: parsed.id, error: { code: ErrorCodes.invalidParams, message: problem } });
+        this.writeRaw({ jsonrpc: '2.0', id: parsed.id, error: problem });
         return;
       }
       if (this.takeFast(parsed)) return;
