@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 /**
- * The layering of DESIGN.md, enforced: shared/ is pure TypeScript; the
+ * The layering (README, Development), enforced: shared/ is pure TypeScript; the
  * renderer sees only renderer/ and shared/; only main, preload and ipc may
  * import electron; electron/ never imports the renderer.
  */

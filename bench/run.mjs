@@ -49,7 +49,9 @@ async function smallReads(inFlight) {
   const subjects = {
     'mcp-shelf (socket, raw client)': () => startShelf(dir),
     'mcp-shelf (socket, raw client, reply cache off)': () => startShelf(dir, { env: { MCP_SHELF_NO_READ_CACHE: '1' } }),
+    'mcp-shelf (socket, raw client, 2026-07-28)': () => startShelf(dir, { modern: true }),
     'mcp-shelf (SDK client via mcp-shelf connect)': () => startShelfViaBridge(dir),
+    'mcp-shelf (SDK v2 client pinned to 2026-07-28, via connect)': () => startShelfViaBridge(dir, { v2: true }),
     'server-filesystem (stdio, read_text_file)': () => startFsServer(dir),
     'server-everything (stdio, resources/read)': () => startEverything(),
     'limit: newline-JSON echo on a Unix socket': () => startEcho(),

@@ -112,8 +112,8 @@ const loops = clients.map(async (c, i) => {
     else res = await c.request('resources/read', { uri });
     minute.latencies.push(performance.now() - t);
     minute.requests++;
-    // A file the churn just deleted is a correct -32002; anything else is an error.
-    if (res.error && res.error.code !== -32002) {
+    // A file the churn just deleted is a correct -32602; anything else is an error.
+    if (res.error && res.error.code !== -32602) {
       minute.errors++;
       console.error(`error: ${JSON.stringify(res.error)}`);
     }

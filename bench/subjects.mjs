@@ -68,17 +68,25 @@ export function lineConnection(readable, writable, onNotification = () => undefi
   };
 }
 
-async function connectSocket(socketPath, onNotification) {
+/** The per-request envelope of protocol revision 2026-07-28. */
+const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+
+async function connectSocket(socketPath, onNotification, modern) {
   const s = net.connect(socketPath);
   await new Promise((resolve, reject) => (s.once('connect', resolve), s.once('error', reject)));
   const conn = lineConnection(s, s, onNotification);
+  if (modern) {
+    await conn.call('server/discover', { _meta: ENVELOPE });
+    const call = conn.call;
+    return { ...conn, call: (method, params) => call(method, { ...params, _meta: ENVELOPE }), socket: s };
+  }
   await conn.call('initialize', INIT);
   conn.notify('notifications/initialized');
   return { ...conn, socket: s };
 }
 
-/** `mcp-shelf serve` on `folder`; `connections` raw socket clients. */
-export async function startShelf(folder, { args = [], connections = 1, onNotification, env } = {}) {
+/** `mcp-shelf serve` on `folder`; `connections` raw socket clients (2025-11-25, or 2026-07-28 with `modern`). */
+export async function startShelf(folder, { args = [], connections = 1, onNotification, env, modern = false } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-'));
   const socketPath = path.join(dir, 's.sock');
   const proc = spawn(process.execPath, [CLI, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], {
@@ -94,7 +102,7 @@ export async function startShelf(folder, { args = [], connections = 1, onNotific
     proc.once('exit', (code) => reject(new Error(`mcp-shelf serve exited (${code}): ${stderr}`)));
   });
   const conns = [];
-  for (let i = 0; i < connections; i++) conns.push(await connectSocket(socketPath, onNotification));
+  for (let i = 0; i < connections; i++) conns.push(await connectSocket(socketPath, onNotification, modern));
   const [first] = conns;
   return {
     pid: proc.pid,
@@ -112,12 +120,12 @@ export async function startShelf(folder, { args = [], connections = 1, onNotific
   };
 }
 
-/** The way stdio clients use us: the SDK's Client launching `mcp-shelf connect`. */
-export async function startShelfViaBridge(folder) {
+/** The way stdio clients use us: an SDK Client launching `mcp-shelf connect` (v1: 2025-11-25; v2: pinned to 2026-07-28). */
+export async function startShelfViaBridge(folder, { v2 = false } = {}) {
   const shelf = await startShelf(folder);
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const client = new Client({ name: 'bench', version: '1' });
+  const { Client } = await import(v2 ? '@modelcontextprotocol/client' : '@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import(v2 ? '@modelcontextprotocol/client/stdio' : '@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'bench', version: '1' }, v2 ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath] }));
   return {
     pid: shelf.pid,

@@ -103,7 +103,9 @@ describe('nothing unsolicited reaches a 2026-07-28 client', () => {
     const shelf = await startShelf([root]);
     const legacy = await RawClient.initialized(shelf.socketPath);
     const current = await RawClient.connect(shelf.socketPath);
+    const quiet = await RawClient.connect(shelf.socketPath); // modern, and never listens
     try {
+      await quiet.request('server/discover', modern());
       await current.request('server/discover', modern());
       // A listen has no reply until it ends: wait for its acknowledgement instead.
       current.send({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: modern({ notifications: { resourcesListChanged: true } }) });
@@ -113,7 +115,9 @@ describe('nothing unsolicited reaches a 2026-07-28 client', () => {
       // The modern client may hear list_changed on its listen, but never a log message.
       await current.waitFor((m) => m.method === 'notifications/resources/list_changed', 5000);
       expect(current.messages.filter((m) => m.method === 'notifications/message')).toEqual([]);
+      expect(quiet.messages.filter((m) => m.method !== undefined)).toEqual([]); // not even list_changed
     } finally {
+      quiet.close();
       legacy.close();
       current.close();
       await rename(`${root}-gone`, root).catch(() => undefined);

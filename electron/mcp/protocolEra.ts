@@ -22,15 +22,61 @@ export const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
 /** Methods the 2026-07-28 revision removed: the SDK answers them -32601 there. */
 const REMOVED_IN_MODERN = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What the SDK's classifier says of one socket message, kept to what we use. */
+export type Claim =
+  | { kind: 'legacy' }
+  | { kind: 'modern'; revision: string }
+  | { kind: 'reject'; code: number; message: string; data?: unknown };
+
+const NO_CLAIM: Claim = { kind: 'legacy' };
+/** Envelopes already found valid, by their JSON: a client sends the same one with every request. */
+const validEnvelopes = new Map<string, Claim>();
+const MAX_ENVELOPES = 256;
+const MAX_ENVELOPE_CHARS = 4096;
+
+function sdkClaim(message: unknown): Claim {
+  const c = classifyInboundRequest({ httpMethod: 'POST', body: message });
+  if (c.kind === 'legacy') return NO_CLAIM;
+  if (c.kind === 'modern') return { kind: 'modern', revision: c.classification.revision ?? 'unknown' };
+  return { kind: 'reject', code: c.code, message: c.message, ...(c.data !== undefined ? { data: c.data } : {}) };
+}
+
+/**
+ * The SDK's classification of one socket request (no HTTP headers; the
+ * message already has the JSON-RPC request shape). A request whose `_meta`
+ * has no protocol-version key claims nothing and is 2025-era; a modern one
+ * whose envelope was seen valid before is modern again. Both skip the SDK's
+ * classifier (5–8 µs a call, a third of a small read's time).
+ */
+export function classify(message: { method: string; params?: unknown }): Claim {
+  const { params } = message;
+  if (params === undefined || (isObject(params) && (params._meta === undefined || (isObject(params._meta) && !(PROTOCOL_VERSION_META_KEY in params._meta))))) {
+    return NO_CLAIM;
+  }
+  // initialize is classified by more than its envelope: always ask the SDK.
+  if (message.method === 'initialize' || !isObject(params) || !isObject(params._meta)) return sdkClaim(message);
+  const key = JSON.stringify(params._meta);
+  const known = key.length <= MAX_ENVELOPE_CHARS ? validEnvelopes.get(key) : undefined;
+  if (known) return known;
+  const claim = sdkClaim(message);
+  if (claim.kind === 'modern' && key.length <= MAX_ENVELOPE_CHARS) {
+    if (validEnvelopes.size >= MAX_ENVELOPES) validEnvelopes.clear();
+    validEnvelopes.set(key, claim);
+  }
+  return claim;
+}
+
 /**
  * What a request claims: `legacy` (no envelope claim), `modern` (a valid
  * envelope naming a revision we speak), or `other` — a malformed envelope or
  * an unknown revision, which only the SDK answers (-32602 / -32022).
  */
-export function claimOf(message: unknown): Era | 'other' {
-  const c = classifyInboundRequest({ httpMethod: 'POST', body: message });
+export function claimOf(message: { method: string; params?: unknown }): Era | 'other' {
+  const c = classify(message);
   if (c.kind === 'legacy') return 'legacy';
-  if (c.kind === 'modern' && MODERN_REVISIONS.includes(c.classification.revision ?? '')) return 'modern';
+  if (c.kind === 'modern' && MODERN_REVISIONS.includes(c.revision)) return 'modern';
   return 'other';
 }
 

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { MAX_URI_CHARS } from '../../shared/errorCodes.js';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
-import { MODERN_REVISIONS, methodExists } from './protocolEra.js';
+import { classify, MODERN_REVISIONS, methodExists } from './protocolEra.js';
 
 /**
  * The params of every request this server answers, checked before the SDK
@@ -97,10 +96,10 @@ export interface RequestProblem {
  * (-32601).
  */
 export function screenRequest(message: { method: string; params?: unknown }, options: { envelope: boolean }): RequestProblem | null {
-  const c = classifyInboundRequest({ httpMethod: 'POST', body: message });
+  const c = classify(message);
   if (c.kind === 'reject') return options.envelope ? { code: c.code, message: c.message, ...(c.data !== undefined ? { data: c.data } : {}) } : null;
-  if (c.kind === 'modern' && !MODERN_REVISIONS.includes(c.classification.revision ?? '')) {
-    const requested = c.classification.revision ?? 'unknown';
+  if (c.kind === 'modern' && !MODERN_REVISIONS.includes(c.revision)) {
+    const requested = c.revision;
     return options.envelope
       ? { code: -32022, message: `Unsupported protocol version: ${requested.slice(0, 100)}`, data: { supported: [...MODERN_REVISIONS], requested: requested.slice(0, 100) } }
       : null;
