@@ -46,8 +46,10 @@ Options:
                          the 10 MiB message limit of the official SDK clients)
   --http [HOST:]PORT     also serve MCP Streamable HTTP at http://HOST:PORT/mcp
                          (HOST defaults to 127.0.0.1; PORT 0 picks a free one)
-  --http-token TOKEN     bearer token HTTP clients must send (default: one is
-                         generated and saved in settings)
+  --http-token TOKEN     bearer token HTTP clients must send, for this run only
+                         (other users can see it in ps: prefer the environment
+                         variable MCP_SHELF_HTTP_TOKEN; default: one is
+                         generated once and saved in settings)
   --http-no-auth         no token (loopback only; Host/Origin checks stay on)
   --http-allow-remote    allow --http on a non-loopback address
   --no-tools             do not offer the read-only tools that mirror the
@@ -130,8 +132,8 @@ async function serve(args: string[]): Promise<void> {
     if (!isLoopbackAddress(where.host) && !values['http-allow-remote']) {
       fail(`--http ${where.host} is not a loopback address; add --http-allow-remote to expose MCP to other machines`, SERVE_USAGE);
     }
-    const token = values['http-token'] as string | undefined;
-    if (token !== undefined && token.length < 16) fail('--http-token must be at least 16 characters', SERVE_USAGE);
+    const token = (values['http-token'] as string | undefined) ?? (values['http-no-auth'] ? undefined : process.env.MCP_SHELF_HTTP_TOKEN || undefined);
+    if (token !== undefined && token.length < 16) fail('--http-token (or MCP_SHELF_HTTP_TOKEN) must be at least 16 characters', SERVE_USAGE);
     http = { ...where, token, noAuth: Boolean(values['http-no-auth']), allowRemote: Boolean(values['http-allow-remote']) };
   } else if (values['http-token'] !== undefined || values['http-no-auth'] || values['http-allow-remote']) {
     fail('--http-token, --http-no-auth and --http-allow-remote need --http', SERVE_USAGE);

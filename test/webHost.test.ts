@@ -20,9 +20,9 @@ function get(port: number, pathAndQuery: string, headers: Record<string, string>
   });
 }
 
-function openSocket(port: number, headers: Record<string, string>): Promise<WebSocket> {
+function openSocket(port: number, headers: Record<string, string>, protocols: string[] = []): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api`, protocols, { headers });
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);
@@ -52,48 +52,54 @@ describe('web host', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('binds to 127.0.0.1 and prints a URL with a random token', () => {
-    expect(web.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${web.port}/\\?token=[A-Za-z0-9_-]{32}$`));
+  it('binds to 127.0.0.1 and prints a URL with a random token in its fragment (never sent to a server)', () => {
+    expect(web.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${web.port}/#token=[A-Za-z0-9_-]{32}$`));
   });
 
-  it('refuses requests without the token, or with a wrong one', async () => {
-    expect((await get(web.port, '/')).status).toBe(403);
-    expect((await get(web.port, '/?token=wrong')).status).toBe(403);
-    expect((await get(web.port, '/assets/app.js')).status).toBe(403);
-  });
-
-  it('trades the URL token for an HttpOnly SameSite cookie, then serves the window with a CSP', async () => {
-    const first = await get(web.port, `/?token=${web.token}`);
-    expect(first.status).toBe(303);
-    const cookie = String(first.headers['set-cookie']).split(';')[0] ?? '';
-    expect(String(first.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
-    const page = await get(web.port, '/', { cookie });
+  it('serves the window (no secret in it) with a CSP, and never sets a cookie', async () => {
+    const page = await get(web.port, '/');
     expect(page.status).toBe(200);
     expect(page.body).toContain('MCP Shelf');
     expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
-    const asset = await get(web.port, '/assets/app.js', { cookie });
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const asset = await get(web.port, '/assets/app.js');
     expect(asset.headers['content-type']).toMatch(/javascript/);
+    // An address in the older ?token= form moves the token to the fragment.
+    const old = await get(web.port, `/?token=${web.token}`);
+    expect(old.status).toBe(303);
+    expect(old.headers.location).toBe(`/#token=${web.token}`);
+    expect(old.headers['set-cookie']).toBeUndefined();
     // Escapes resolve to the window or a 404, never to a file outside the renderer.
     for (const escape of ['/assets/../../etc/passwd', '/..%2f..%2f..%2fetc%2fhostname.txt', '/%2e%2e/%2e%2e/etc/hosts.txt']) {
-      const res = await get(web.port, escape, { cookie });
+      const res = await get(web.port, escape);
       expect(res.body).not.toMatch(/root:|localhost/);
       expect([200, 404]).toContain(res.status);
     }
   });
 
+  it('opens the API only with the token as a subprotocol, and never echoes it back', async () => {
+    const origin = { origin: `http://127.0.0.1:${web.port}` };
+    await expect(openSocket(web.port, origin)).rejects.toThrow(/403/);
+    await expect(openSocket(web.port, origin, ['mcp-shelf.v1', 'token.wrong-token-wrong-token-wrong-tok'])).rejects.toThrow(/403/);
+    // The old cookie is worth nothing now: another server on 127.0.0.1 may well have seen it.
+    await expect(openSocket(web.port, { ...origin, cookie: `mcp_shelf_token=${web.token}` })).rejects.toThrow(/403/);
+    const ws = await openSocket(web.port, origin, ['mcp-shelf.v1', `token.${web.token}`]);
+    expect(ws.protocol).toBe('mcp-shelf.v1');
+    ws.close();
+  });
+
   it('refuses a non-loopback Host or Origin even with the token (DNS rebinding)', async () => {
-    const q = `/?token=${web.token}`;
-    expect((await get(web.port, q, { host: `evil.example:${web.port}` })).status).toBe(403);
-    expect((await get(web.port, q, { host: `127.0.0.1:${web.port + 1}` })).status).toBe(403);
-    expect((await get(web.port, q, { origin: 'http://evil.example' })).status).toBe(403);
-    expect((await get(web.port, q, { host: `localhost:${web.port}`, origin: `http://localhost:${web.port}` })).status).toBe(303);
-    const auth = { cookie: `mcp_shelf_token=${web.token}` };
-    await expect(openSocket(web.port, { ...auth, origin: 'http://evil.example' })).rejects.toThrow(/403/);
-    await expect(openSocket(web.port, { origin: `http://127.0.0.1:${web.port}` })).rejects.toThrow(/403/);
+    expect((await get(web.port, '/', { host: `evil.example:${web.port}` })).status).toBe(403);
+    expect((await get(web.port, '/', { host: `127.0.0.1:${web.port + 1}` })).status).toBe(403);
+    expect((await get(web.port, '/', { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get(web.port, '/', { host: `localhost:${web.port}`, origin: `http://localhost:${web.port}` })).status).toBe(200);
+    const key = ['mcp-shelf.v1', `token.${web.token}`];
+    await expect(openSocket(web.port, { origin: 'http://evil.example' }, key)).rejects.toThrow(/403/);
+    await expect(openSocket(web.port, { host: `evil.example:${web.port}`, origin: `http://127.0.0.1:${web.port}` }, key)).rejects.toThrow(/403/);
   });
 
   it('carries a method call and an event over the WebSocket', async () => {
-    const ws = await openSocket(web.port, { cookie: `mcp_shelf_token=${web.token}`, origin: `http://127.0.0.1:${web.port}` });
+    const ws = await openSocket(web.port, { origin: `http://127.0.0.1:${web.port}` }, ['mcp-shelf.v1', `token.${web.token}`]);
     const frames: WireFrame[] = [];
     ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as WireFrame));
     const waitFor = async (pred: (f: WireFrame) => boolean) => {

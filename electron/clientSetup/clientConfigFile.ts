@@ -1,4 +1,5 @@
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { readRegularText } from '../library/regularFile.js';
 import os from 'node:os';
 import path from 'node:path';
 import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from 'jsonc-parser';
@@ -54,7 +55,8 @@ export async function installClientConfig(
   const snippet = JSON.stringify({ [key]: { [ENTRY]: value } }, null, 2);
   let text: string | null;
   try {
-    text = await readFile(file, 'utf8');
+    // A client's config is small; a FIFO or device there is refused, never waited on.
+    text = await readRegularText(file, { maxBytes: 16 * 1024 * 1024 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, file, error: `Cannot read ${file}: ${(err as Error).message}`, snippet };
     text = null;

@@ -1,5 +1,6 @@
-import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { contentKind, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
+import { readRegularHead } from './regularFile.js';
 import type { FolderRules } from './rules.js';
 import { joinRel, relativeBelow } from './uriPath.js';
 
@@ -9,16 +10,6 @@ export interface FileEntry {
   size: number;
   mtimeMs: number;
   mimeType: string;
-}
-
-function readHead(absPath: string): Uint8Array {
-  const fd = openSync(absPath, 'r');
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    return buf.subarray(0, readSync(fd, buf, 0, SNIFF_BYTES, 0));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -53,7 +44,8 @@ export async function examineFile(realRoot: string, rules: FolderRules, rel: str
     if (!st.isFile()) return null;
     let mimeType = typeFromName(rel);
     if (mimeType === null) {
-      const head = st.size > 0 ? readHead(target) : new Uint8Array();
+      // Never a blocking open: the file may have been swapped for a FIFO since the stat.
+      const head = st.size > 0 ? readRegularHead(target, SNIFF_BYTES) : new Uint8Array();
       mimeType = await mediaType(rel, head, contentKind(head, st.size > SNIFF_BYTES));
     }
     return { rel, size: st.size, mtimeMs: st.mtimeMs, mimeType };

@@ -125,10 +125,14 @@ export class PublishedFolder {
    * complete; a root that is missing or not a directory rejects.
    */
   async start(): Promise<void> {
-    this.realRoot = await realpath(this.root);
+    const real = await realpath(this.root);
+    // Pinned: a root swapped for a link (or under a swapped parent) must not publish where it now leads.
+    if (this.pinnedRealRoot !== null && real !== this.pinnedRealRoot) throw new Error(leadsElsewhere(this.root, real, this.pinnedRealRoot));
+    this.realRoot = real;
     const st = await stat(this.realRoot);
     if (!st.isDirectory()) throw new Error(`${this.root} is not a folder`);
     this.rootIdentity = `${st.dev}:${st.ino}`;
+    this.pinnedRealRoot = real;
     this.rules = new FolderRules(this.realRoot, this.options);
     this.state = 'indexing';
     this.eventsHeld = true;
@@ -154,6 +158,9 @@ export class PublishedFolder {
 
   /** Milliseconds the last full index took (from start until its files were listed), or null before one. */
   indexMs: number | null = null;
+
+  /** Where the root really was when it was first published; it is served from there or not at all. */
+  private pinnedRealRoot: string | null = null;
 
   /** Like start, but a folder that is missing now is watched for until it appears. */
   async open(): Promise<void> {
@@ -392,6 +399,16 @@ export class PublishedFolder {
     }
     if (this.state === 'missing') {
       if (identity === null) return;
+      const real = await realpath(this.root).catch(() => null);
+      if (real === null) return;
+      if (this.pinnedRealRoot !== null && real !== this.pinnedRealRoot) {
+        const reason = leadsElsewhere(this.root, real, this.pinnedRealRoot);
+        if (this.error !== reason) {
+          this.error = reason;
+          this.events.onState(this, reason);
+        }
+        return;
+      }
       this.events.onState(this, `${this.root} is back; publishing it again`);
       this.error = null;
       await this.start().catch((err: Error) => this.markMissing(err.message));
@@ -412,6 +429,10 @@ export class PublishedFolder {
     this.events.onState(this, `${this.root}: ${reason}; its files are no longer served`);
     if (change.removed.length > 0) this.events.onChange(this, change);
   }
+}
+
+function leadsElsewhere(root: string, real: string, pinned: string): string {
+  return `${root} now leads to ${real}, not to ${pinned} where it was published; not served (remove it and add it again to publish the new place)`;
 }
 
 export function compareCodeUnits(a: string, b: string): number {

@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readRegularText } from './regularFile.js';
+
+/** A .gitignore larger than this is not read (real ones are a few KB). */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 /**
  * Which files a folder publishes. Three layers, in gitignore syntax:
@@ -25,9 +28,30 @@ export const SECRET_PATTERNS = [
   '*.key',
   '*.p12',
   '*.pfx',
+  '*.ppk',
+  '*.asc',
+  '*.jks',
+  '*.keystore',
+  '*.kdbx',
+  '*.keychain',
+  '*.keychain-db',
+  'wallet.dat',
+  'credentials.json',
+  'service-account*.json',
+  '*.tfstate',
+  '*.tfstate.*',
   '.npmrc',
   '.netrc',
   '.pgpass',
+  '.pypirc',
+  '.git-credentials',
+  '.docker',
+  '.kube',
+  '.vault-token',
+  '.password-store',
+  '.htpasswd',
+  '*_history',
+  '.config/gcloud',
 ];
 
 export interface RuleOptions {
@@ -64,7 +88,8 @@ export class FolderRules {
       return;
     }
     try {
-      const text = await readFile(path.join(this.root, dirRel, '.gitignore'), 'utf8');
+      // A .gitignore that is a FIFO, a device or a link (which could lead anywhere) is not read.
+      const text = await readRegularText(path.join(this.root, dirRel, '.gitignore'), { noFollow: true, maxBytes: MAX_GITIGNORE_BYTES });
       this.gitignores.set(dirRel, ignore().add(text));
     } catch {
       this.gitignores.delete(dirRel);

@@ -93,6 +93,8 @@ export class ShelfService implements ShelfMethods {
   private readonly listeners = new Map<ShelfEventName, Set<Listener<ShelfEventName>>>();
   private socket: ListeningSocket | null = null;
   private http: HttpEndpoint | null = null;
+  /** The token the running HTTP endpoint checks (the command line's, or the saved one). */
+  private httpToken: string | null = null;
   private httpAuth = true;
   private readonly startedAt = Date.now();
   private folderTimer: NodeJS.Timeout | null = null;
@@ -168,16 +170,16 @@ export class ShelfService implements ShelfMethods {
   private async startHttpIfWanted(): Promise<void> {
     const cli = this.options.http;
     if (!cli && !this.settings.http.enabled) return;
+    // A token from the command line is for that run (it is not saved); one is made and saved when settings have none.
     let token: string | null = null;
+    let made = false;
     if (!cli?.noAuth) {
-      token = cli?.token ?? this.settings.http.token;
-      if (!token || cli?.token) {
-        token ??= randomBytes(24).toString('base64url');
-        this.settings = { ...this.settings, http: { ...this.settings.http, token } };
-        await this.store.save(this.settings);
+      token = cli?.token ?? this.settings.http.token ?? null;
+      if (!token) {
+        token = randomBytes(24).toString('base64url');
+        made = true;
       }
     }
-    this.httpAuth = token !== null;
     // Loaded only when wanted: the SDK's HTTP transport is a good part of start-up time.
     const { startHttp } = await import('../transport/httpServer.js');
     this.http = await startHttp({
@@ -188,11 +190,17 @@ export class ShelfService implements ShelfMethods {
       hub: this.hub,
       log: this.options.log,
     });
+    this.httpAuth = token !== null;
+    this.httpToken = token;
+    if (made) {
+      this.settings = { ...this.settings, http: { ...this.settings.http, token } };
+      await this.store.save(this.settings);
+    }
   }
 
   /** The HTTP endpoint and its token, for the CLI's start-up message. */
   get httpEndpoint(): { url: string; token: string | null } | null {
-    return this.http ? { url: this.http.url, token: this.httpAuth ? this.settings.http.token : null } : null;
+    return this.http ? { url: this.http.url, token: this.httpAuth ? this.httpToken : null } : null;
   }
 
   /** Publishes a managed folder; a saved folder that is missing now waits for it to return. */
@@ -394,7 +402,10 @@ export class ShelfService implements ShelfMethods {
   }
 
   async getSettings(): Promise<Settings> {
-    return structuredClone(this.settings);
+    const settings = structuredClone(this.settings);
+    // The token in force: a command-line token is not saved, but it is the one clients must send.
+    if (this.http && this.httpToken !== null) settings.http.token = this.httpToken;
+    return settings;
   }
 
   async updateSettings(patch: SettingsPatch): Promise<Settings> {
@@ -417,15 +428,26 @@ export class ShelfService implements ShelfMethods {
     if (this.options.maxReadBytes === undefined) this.library.options.maxReadBytes = next.maxReadBytes;
     if (this.options.tools === undefined) this.hub.setServerOptions({ tools: next.tools });
     const httpChanged = JSON.stringify(next.http) !== JSON.stringify(this.settings.http);
-    this.traffic.setLimits(next.log.maxEntries, next.log.maxBytes);
-    this.settings = next;
-    await this.store.save(this.settings);
     if (httpChanged && this.options.http === undefined) {
-      // Restart HTTP with the new address or token; its sessions end and clients reconnect.
+      // Restart HTTP with the new address or token before anything is saved:
+      // settings the server then refuses (a non-loopback host, a port in use)
+      // are rolled back, so no later start fails on them. Sessions end and
+      // clients reconnect.
+      const previous = this.settings;
       await this.http?.close();
       this.http = null;
-      await this.startHttpIfWanted();
+      this.settings = next;
+      try {
+        await this.startHttpIfWanted();
+      } catch (err) {
+        this.settings = previous;
+        await this.startHttpIfWanted().catch(() => undefined);
+        throw new Error(`HTTP settings not applied: ${(err as Error).message}`);
+      }
     }
+    this.traffic.setLimits(next.log.maxEntries, next.log.maxBytes);
+    this.settings = { ...next, http: this.settings.http };
+    await this.store.save(this.settings);
     this.emit('status', await this.getStatus());
     return structuredClone(this.settings);
   }

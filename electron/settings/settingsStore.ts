@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
+import { readRegularText } from '../library/regularFile.js';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import writeFileAtomic from 'write-file-atomic';
@@ -69,7 +70,7 @@ export class SettingsStore {
   async load(): Promise<LoadResult> {
     let text: string;
     try {
-      text = await readFile(this.file, 'utf8');
+      text = await readRegularText(this.file, { maxBytes: 16 * 1024 * 1024 });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { settings: defaultSettings(), warning: null };
       return { settings: defaultSettings(), warning: `Could not read ${this.file} (${(err as Error).message}); using defaults` };

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularText } from '../library/regularFile.js';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { DEFAULT_BOUNDS, type Bounds } from '../windowOptions.js';
@@ -6,7 +6,7 @@ import { DEFAULT_BOUNDS, type Bounds } from '../windowOptions.js';
 /** The window's last size and place, kept beside the settings. */
 export async function loadBounds(dir: string): Promise<Bounds> {
   try {
-    const v = JSON.parse(await readFile(path.join(dir, 'window.json'), 'utf8')) as Partial<Bounds>;
+    const v = JSON.parse(await readRegularText(path.join(dir, 'window.json'), { maxBytes: 64 * 1024 })) as Partial<Bounds>;
     const ok = (n: unknown, min: number) => typeof n === 'number' && Number.isFinite(n) && n >= min;
     if (ok(v.width, 400) && ok(v.height, 300)) {
       return {

@@ -74,6 +74,12 @@ const DEFAULT_MAX_PENDING_WRITE = 32 * 1024 * 1024;
 const MAX_IN_FLIGHT = 16;
 const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 const QUEUE_PAUSE = 256;
+/**
+ * Output held behind a streamed reply past this stops the connection's input
+ * until the reply is out: replies to a flood of bad lines (which hold no
+ * request slot) must not pile up, nor their parsing starve other clients.
+ */
+const HELD_PAUSE_BYTES = 1024 * 1024;
 
 function requestIdOf(value: unknown): string | number | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
@@ -109,6 +115,7 @@ export class SocketTransport implements Transport {
   /** Bytes of the lines in `held`: a client that stops reading during a streamed reply is cut off, not buffered for. */
   private heldBytes = 0;
   private heldAt = 0;
+  private heldPaused = false;
 
   constructor(
     private readonly socket: Socket,
@@ -171,7 +178,7 @@ export class SocketTransport implements Transport {
       this.socket.pause();
     } else if (!full && this.queuePaused) {
       this.queuePaused = false;
-      if (!this.inputPaused) this.socket.resume();
+      if (!this.inputPaused && !this.heldPaused) this.socket.resume();
     }
   }
 
@@ -350,9 +357,14 @@ export class SocketTransport implements Transport {
   }
 
   private compactHeld(): void {
-    if (this.heldAt === 0) return;
-    this.held.splice(0, this.heldAt);
-    this.heldAt = 0;
+    if (this.heldAt > 0) {
+      this.held.splice(0, this.heldAt);
+      this.heldAt = 0;
+    }
+    if (this.heldPaused && this.heldBytes <= HELD_PAUSE_BYTES) {
+      this.heldPaused = false;
+      if (!this.inputPaused && !this.queuePaused) this.socket.resume();
+    }
   }
 
   /** Writes one message as a line; `json` is its text when already made. */
@@ -365,6 +377,10 @@ export class SocketTransport implements Transport {
         this.options.onProtocolError?.('client is not reading its responses; connection closed');
         this.socket.destroy();
         return false;
+      }
+      if (this.heldBytes > HELD_PAUSE_BYTES && !this.heldPaused) {
+        this.heldPaused = true;
+        this.socket.pause();
       }
       return true;
     }
@@ -399,7 +415,7 @@ export class SocketTransport implements Transport {
         clearTimeout(stall);
         this.socket.off('close', onClose);
         this.inputPaused = false;
-        if (!this.queuePaused) this.socket.resume();
+        if (!this.queuePaused && !this.heldPaused) this.socket.resume();
         this.pump();
       });
     }

@@ -28,23 +28,32 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-const COOKIE = 'mcp_shelf_token';
 /** A client this far behind on traffic frames is skipped until it catches up (it can re-query). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
+/** The WebSocket subprotocol the window speaks; the token travels as a second one, `token.<token>`. */
+export const API_PROTOCOL = 'mcp-shelf.v1';
+const TOKEN_PROTOCOL_PREFIX = 'token.';
 
-function cookieToken(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
+function protocolToken(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  for (const p of (value ?? '').split(',')) {
+    const t = p.trim();
+    if (t.startsWith(TOKEN_PROTOCOL_PREFIX)) return t.slice(TOKEN_PROTOCOL_PREFIX.length);
   }
   return undefined;
 }
 
 /**
  * The browser host: the built renderer over HTTP and the ShelfApi over a
- * WebSocket, on 127.0.0.1 only. Every request needs the random token (in the
- * URL once, then an HttpOnly SameSite cookie) and a loopback Host/Origin.
+ * WebSocket, on 127.0.0.1 only, every request with a loopback Host/Origin.
+ *
+ * The API needs the random token. It is printed in the URL's fragment (never
+ * sent to a server, never in a log or a Referer); the page keeps it in
+ * sessionStorage, which is private to this origin — scheme, host *and port*
+ * — and sends it as a WebSocket subprotocol. A cookie cannot do that: cookies
+ * are not scoped by port, so every other server on 127.0.0.1 would receive
+ * it. The page itself (static files, no secret in them) needs no token.
  */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -57,23 +66,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     res.end(`${message}\n`);
   };
 
-  const allowed = (req: http.IncomingMessage, url: URL): boolean =>
-    hostAllowed(req.headers.host, port) &&
-    originAllowed(req.headers.origin, port) &&
-    (sameSecret(url.searchParams.get('token'), token) || sameSecret(cookieToken(req.headers.cookie), token));
+  const sameHost = (req: http.IncomingMessage): boolean => hostAllowed(req.headers.host, port) && originAllowed(req.headers.origin, port);
 
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://placeholder');
-      if (!allowed(req, url)) return refuse(res, 403, 'Forbidden: open the URL printed by mcp-shelf serve --ui');
+      if (!sameHost(req)) return refuse(res, 403, 'Forbidden: Host or Origin is not this server');
       if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
       if (url.searchParams.has('token')) {
-        // Trade the URL token for a cookie and drop it from the address bar.
-        res.writeHead(303, {
-          location: url.pathname,
-          'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-          'cache-control': 'no-store',
-        });
+        // An address in the older ?token= form: the token moves to the fragment, out of logs and Referers.
+        res.writeHead(303, { location: `${url.pathname}#token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
         return res.end();
       }
       let rel = decodeURIComponent(url.pathname);
@@ -99,10 +101,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  // The token is never echoed back: the server picks the API protocol, or none.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, handleProtocols: (offered) => (offered.has(API_PROTOCOL) ? API_PROTOCOL : false) });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
-    if (url.pathname !== '/api' || !allowed(req, url)) {
+    if (url.pathname !== '/api' || !sameHost(req) || !sameSecret(protocolToken(req.headers['sec-websocket-protocol']), token)) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
@@ -143,7 +146,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
     token,
     async close() {

@@ -278,6 +278,10 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
             <span>
               Serving {totalFiles.toLocaleString()} files · {clients.length} {clients.length === 1 ? 'client' : 'clients'}
             </span>
+          ) : connection === 'locked' ? (
+            <span data-testid="locked">
+              This tab has no key to MCP Shelf. Open the address <code>mcp-shelf serve --ui</code> printed (after a restart it prints a new one).
+            </span>
           ) : (
             <span>Reconnecting to MCP Shelf…</span>
           )}

@@ -1,14 +1,44 @@
 import { createShelfClient, type ShelfApi, type ShelfEventName, type WireFrame } from '../../../shared/shelfApi';
 
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+/** `locked`: this tab has no key to the server (or a stale one, after the server restarted). */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'locked';
+
+/** Must match the web host's API_PROTOCOL. */
+const API_PROTOCOL = 'mcp-shelf.v1';
+const TOKEN_KEY = 'mcp-shelf-token';
+/** Failed attempts in a row, without ever getting in, before the tab says it needs the new address. */
+const LOCKED_AFTER = 3;
 
 /**
- * ShelfApi over the web host's WebSocket. The page's cookie carries the
- * token; the socket reconnects after a drop, and calls made while it is down
- * wait for it.
+ * The key to the API: printed in the address's fragment by `serve --ui`,
+ * then kept in sessionStorage (private to this origin, port included, and
+ * to this tab) and taken out of the address bar.
+ */
+function takeToken(): string | null {
+  const fromHash = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
+  if (fromHash) {
+    sessionStorage.setItem(TOKEN_KEY, fromHash);
+    history.replaceState(null, '', location.pathname + location.search);
+    return fromHash;
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+/**
+ * ShelfApi over the web host's WebSocket, the token sent as a subprotocol.
+ * The socket reconnects after a drop, and calls made while it is down wait
+ * for it; a tab that cannot get in says so (and takes a new address's
+ * token as soon as one is pasted).
  */
 export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api`;
+  let token = takeToken();
+  let failures = 0;
+  window.addEventListener('hashchange', () => {
+    token = takeToken();
+    failures = 0;
+    if (ws === null || ws.readyState === WebSocket.CLOSED) open();
+  });
   const listeners = new Map<ShelfEventName, Set<(payload: unknown) => void>>();
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const queue: string[] = [];
@@ -16,11 +46,21 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
   let ws: WebSocket | null = null;
   let retry = 500;
 
+  let timer: ReturnType<typeof setTimeout> | null = null;
   const open = () => {
-    onState('connecting');
-    const socket = new WebSocket(url);
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (!token) {
+      onState('locked');
+      return;
+    }
+    onState(failures >= LOCKED_AFTER ? 'locked' : 'connecting');
+    const socket = new WebSocket(url, [API_PROTOCOL, `token.${token}`]);
     ws = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
+      failures = 0;
       retry = 500;
       onState('open');
       for (const frame of queue.splice(0)) socket.send(frame);
@@ -37,10 +77,11 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
       }
     };
     socket.onclose = () => {
-      onState('closed');
+      if (!opened) failures++;
+      onState(failures >= LOCKED_AFTER ? 'locked' : 'closed');
       for (const [, p] of pending) p.reject(new Error('Connection to MCP Shelf lost'));
       pending.clear();
-      setTimeout(open, retry);
+      timer = setTimeout(open, retry);
       retry = Math.min(retry * 2, 5000);
     };
   };
