@@ -29,6 +29,7 @@ interface AnyClient {
   page(cursor?: string): Promise<{ resources: Array<{ uri: string; name: string }>; nextCursor?: string }>;
   read(uri: string): Promise<{ contents: Array<{ uri: string; text?: string; blob?: string; mimeType?: string }> } & Record<string, unknown>>;
   watch(uri: string, onUpdated: (uri: string) => void, onListChanged: () => void): Promise<void>;
+  readTool(uri: string): Promise<{ content: Array<{ type: string; text?: string; resource?: { blob?: string } }>; isError?: boolean }>;
   close(): Promise<void>;
 }
 
@@ -43,6 +44,7 @@ async function connect(shelf: ShelfProcess, mode: Mode, via: Via): Promise<AnyCl
       revision: () => '2025-11-25', // the v1 client speaks only the 2025 handshake
       page: (cursor) => c.listResources(cursor ? { cursor } : {}),
       read: (uri) => c.readResource({ uri }) as never,
+      readTool: (uri) => c.callTool({ name: 'read_resource', arguments: { uri } }) as never,
       async watch(uri, onUpdated, onListChanged) {
         c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => onUpdated(n.params.uri));
         c.setNotificationHandler(ResourceListChangedNotificationSchema, () => onListChanged());
@@ -58,6 +60,7 @@ async function connect(shelf: ShelfProcess, mode: Mode, via: Via): Promise<AnyCl
     // listResources() without a cursor aggregates every page; the first page is asked for as such.
     page: (cursor) => (cursor ? c.listResources({ cursor }) : c.request({ method: 'resources/list', params: {} })) as never,
     read: (uri) => c.readResource({ uri }) as never,
+    readTool: (uri) => c.callTool({ name: 'read_resource', arguments: { uri } }) as never,
     async watch(uri, onUpdated, onListChanged) {
       c.setNotificationHandler('notifications/resources/updated', (n) => onUpdated(n.params.uri));
       c.setNotificationHandler('notifications/resources/list_changed', () => onListChanged());
@@ -114,6 +117,12 @@ describe('official clients of both revisions, over the bridge and over HTTP', ()
       const big = await client.read(uriOf(root, 'big.txt'));
       expect(big.contents[0]?.text?.length).toBe(FIVE_MIB);
       expect(big.contents[0]?.text === bigText).toBe(true);
+
+      // The read_resource tool: the same files (the 5 MiB one streamed on the socket), failures as isError results.
+      const bigByTool = await client.readTool(uriOf(root, 'big.txt'));
+      expect(bigByTool.content[0]?.text === bigText).toBe(true);
+      expect((await client.readTool(uriOf(root, 'data.bin'))).content[0]?.resource?.blob).toBe(BIN.toString('base64'));
+      expect((await client.readTool(uriOf(root, 'no-such-file.txt'))).isError).toBe(true);
 
       const missing = uriOf(root, 'no-such-file.txt');
       await expect(client.read(missing)).rejects.toMatchObject({ code: -32602, data: { uri: missing } });

@@ -99,6 +99,7 @@ export class ConnectionHub {
     socket.on('error', () => undefined);
     let handle: { close(): Promise<void> } | null = null;
     const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
+    const tools = this.options.server?.tools ?? true; // what this connection's server offers, fixed at connect
     // URIs this connection's listens named: only those files' updates are handed to the SDK's router.
     const listened = new Set<string>();
     const observer = this.observe(connection, (message) => {
@@ -111,7 +112,7 @@ export class ConnectionHub {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
       screen: (request) => screenRequest(request, { envelope: true }),
-      fastPath: readFastPath(this.library, () => connection.era),
+      fastPath: readFastPath(this.library, () => connection.era, () => tools),
     });
     handle = serveStdio(
       ({ era }) => {

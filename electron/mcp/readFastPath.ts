@@ -4,6 +4,7 @@ import type { FastPath, FastReply } from '../transport/socketTransport.js';
 import { claimOf, modernResultSuffix, type Era } from './protocolEra.js';
 import { readParams } from './requestParams.js';
 import { SERVER_INFO } from './shelfServer.js';
+import { readToolResult, readToolUri, toolError } from './shelfTools.js';
 
 /** The error response the SDK would build from a thrown error (same code, message and data). */
 function errorReply(err: unknown): FastReply {
@@ -44,8 +45,42 @@ async function readResource(library: Library, params: unknown, era: Era): Promis
 }
 
 /**
- * `resources/read` on a socket, answered without the SDK's Server: the same
- * validation, result shape (per era) and errors as the registered handler,
+ * The read_resource tool, answered like resources/read: the same file, the
+ * tool's result shape, failures as `isError` results. A large file is
+ * streamed, so a client asking for many large files at once has one of
+ * them in memory at a time, not all.
+ */
+async function readTool(library: Library, uri: string, era: Era): Promise<FastReply> {
+  const suffix = era === 'modern' ? MODERN_SUFFIX : '';
+  const fields = era === 'modern' ? MODERN_FIELDS : {};
+  try {
+    const opened = await library.openRead(uri);
+    if ('whole' in opened) return { result: { ...readToolResult(opened.whole.contents), ...fields } };
+    const file = opened.stream;
+    const uriJson = JSON.stringify(file.uri);
+    const mimeJson = JSON.stringify(file.mimeType);
+    const text = file.kind === 'text';
+    return {
+      stream: {
+        head: text ? '{"content":[{"type":"text","text":"' : `{"content":[{"type":"resource","resource":{"uri":${uriJson},"mimeType":${mimeJson},"blob":"`,
+        body: file.pieces(),
+        tail: text ? `"}]${suffix}}` : `"}}]${suffix}}`,
+        logged: () => ({
+          content: [text ? { type: 'text', text: file.preview() } : { type: 'resource', resource: { uri: file.uri, mimeType: file.mimeType, blob: file.preview() } }],
+          ...fields,
+        }),
+        close: () => file.close(),
+      },
+    };
+  } catch (err) {
+    return { result: { ...toolError(err), ...fields } };
+  }
+}
+
+/**
+ * `resources/read` (and the read_resource tool) on a socket, answered
+ * without the SDK's Server: the same validation, result shape (per era) and
+ * errors as the registered handlers,
  * but a large file is streamed in pieces, and a small read skips the SDK's
  * per-request promise chain and schema passes — the hot path of every client.
  *
@@ -55,12 +90,16 @@ async function readResource(library: Library, params: unknown, era: Era): Promis
  * unknown revision, a 2025 request on a modern connection — goes to the
  * SDK, which owns those answers.
  */
-export function readFastPath(library: Library, eraOf: () => Era | null): FastPath {
+export function readFastPath(library: Library, eraOf: () => Era | null, tools: () => boolean): FastPath {
   return (message) => {
-    if (message.method !== 'resources/read') return null;
+    const toolUri =
+      message.method === 'tools/call' && tools() && (message.params as { name?: unknown } | undefined)?.name === 'read_resource'
+        ? readToolUri((message.params as { arguments?: unknown }).arguments)
+        : null;
+    if (message.method !== 'resources/read' && toolUri === null) return null;
     const claim = claimOf(message);
     const era = eraOf();
     if (claim === 'other' || (era !== null && claim !== era)) return null;
-    return readResource(library, message.params, claim);
+    return toolUri === null ? readResource(library, message.params, claim) : readTool(library, toolUri, claim);
   };
 }

@@ -76,13 +76,25 @@ function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
 }
 
 /** A tool failure carries the same code, message and data a resources/* call would. */
-function toolError(err: unknown): CallToolResult {
+export function toolError(err: unknown): CallToolResult {
   const e = err as { code?: unknown; message?: string; data?: unknown };
   const error = { code: typeof e.code === 'number' ? e.code : -32603, message: e.message ?? 'Internal error', ...(e.data !== undefined ? { data: e.data } : {}) };
   return { isError: true, content: [{ type: 'text', text: `${error.message} (${error.code})${e.data ? `: ${JSON.stringify(e.data)}` : ''}` }], structuredContent: { error } };
 }
 
 const TOOL_NAMES = new Set(SHELF_TOOLS.map((t) => t.name));
+
+/** The read_resource tool's result for a file's contents: text as text, anything else as an embedded resource. */
+export function readToolResult(contents: { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }): CallToolResult {
+  if ('text' in contents) return { content: [{ type: 'text', text: contents.text }] };
+  return { content: [{ type: 'resource', resource: contents }] };
+}
+
+/** The URI read_resource was called with, or null when its arguments are not right (the SDK path then answers). */
+export function readToolUri(args: unknown): string | null {
+  const r = ReadArgs.safeParse(args ?? {});
+  return r.success ? r.data.uri : null;
+}
 
 function matcher(glob: string | undefined): (rel: string) => boolean {
   if (!glob) return () => true;
@@ -147,8 +159,7 @@ async function runTool(library: Library, name: string, args: unknown): Promise<C
       const a = parse(ReadArgs, args, name);
       {
         const { contents } = await library.read(a.uri);
-        if ('text' in contents) return { content: [{ type: 'text', text: contents.text }] };
-        return { content: [{ type: 'resource', resource: contents }] };
+        return readToolResult(contents);
       }
     }
     case 'search_resources': {

@@ -31,6 +31,8 @@ export interface HttpEndpoint {
 /** Sessions idle this long are closed (clients that vanish without DELETE). */
 const IDLE_SESSION_MS = 60 * 60 * 1000;
 const MAX_SESSIONS = 256;
+/** Messages one 2025-03-26 batch may carry. */
+const MAX_BATCH = 16;
 
 function jsonError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return void res.end();
@@ -169,6 +171,8 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
         } catch {
           return jsonError(res, 400, -32700, 'Parse error');
         }
+        // 2025-03-26 allowed JSON-RPC batches; one batch is one POST's work, so it is bounded.
+        if (Array.isArray(body) && body.length > MAX_BATCH) return jsonError(res, 400, -32600, `Batch of ${body.length} messages; at most ${MAX_BATCH}`);
         // Bad params get one short -32602 here; envelope and header errors are the SDK's (with their HTTP statuses).
         const problem = isJSONRPCRequest(body) ? screenRequest(body, { envelope: false }) : null;
         if (problem && isJSONRPCRequest(body)) {
@@ -196,7 +200,13 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
           return session.transport.handleRequest(req, res, body);
         }
         if (!isInitializeRequest(body)) return jsonError(res, 400, -32600, 'Bad Request: no session; start with initialize');
-        if (sessions.size >= MAX_SESSIONS) return jsonError(res, 503, -32603, 'Too many sessions');
+        if (sessions.size >= MAX_SESSIONS) {
+          // Full: the session idle longest makes room, so idle sessions can never lock a client out.
+          let idlest: { transport: NodeStreamableHTTPServerTransport; lastSeen: number } | undefined;
+          for (const s of sessions.values()) if (!idlest || s.lastSeen < idlest.lastSeen) idlest = s;
+          if (idlest?.transport.sessionId) sessions.delete(idlest.transport.sessionId);
+          await idlest?.transport.close().catch(() => undefined);
+        }
         const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: Date.now() }),

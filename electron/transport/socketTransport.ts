@@ -80,6 +80,9 @@ const QUEUE_PAUSE = 256;
  * request slot) must not pile up, nor their parsing starve other clients.
  */
 const HELD_PAUSE_BYTES = 1024 * 1024;
+const EMPTY = Buffer.alloc(0);
+/** Lines one connection gets handled (or held output written) in one turn of the event loop. */
+const LINES_PER_TURN = 256;
 
 function requestIdOf(value: unknown): string | number | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
@@ -103,6 +106,8 @@ export class SocketTransport implements Transport {
   private closed = false;
   private inputPaused = false;
   private readonly queue: Buffer[] = [];
+  private queueAt = 0;
+  private pumpScheduled = false;
   private readonly inFlight = new Map<string, number>();
   private inFlightCount = 0;
   private queuePaused = false;
@@ -169,10 +174,32 @@ export class SocketTransport implements Transport {
    * from the queue alone).
    */
   private pump(): void {
-    while (this.queue.length > 0 && this.inFlightCount < MAX_IN_FLIGHT && !this.closed && !this.inputPaused) {
-      this.onLine(this.queue.shift() as Buffer);
+    let budget = LINES_PER_TURN;
+    while (this.queueAt < this.queue.length && this.inFlightCount < MAX_IN_FLIGHT && !this.closed && !this.inputPaused && !this.heldPaused) {
+      if (budget-- === 0) {
+        // A connection handles this many lines a turn; the rest wait (input paused) so others get theirs in between.
+        if (!this.pumpScheduled) {
+          this.pumpScheduled = true;
+          setImmediate(() => {
+            this.pumpScheduled = false;
+            this.pump();
+          });
+        }
+        break;
+      }
+      const line = this.queue[this.queueAt] as Buffer;
+      this.queue[this.queueAt++] = EMPTY; // let the line go
+      this.onLine(line);
     }
-    const full = this.queue.length >= QUEUE_PAUSE;
+    // An index, not shift(): one chunk can hold 30,000 short lines, and shifting each would be quadratic.
+    if (this.queueAt === this.queue.length) {
+      this.queue.length = 0;
+      this.queueAt = 0;
+    } else if (this.queueAt > 1024 && this.queueAt * 2 > this.queue.length) {
+      this.queue.splice(0, this.queueAt);
+      this.queueAt = 0;
+    }
+    const full = this.queue.length - this.queueAt >= QUEUE_PAUSE || this.pumpScheduled;
     if (full && !this.queuePaused) {
       this.queuePaused = true;
       this.socket.pause();
@@ -341,10 +368,19 @@ export class SocketTransport implements Transport {
   private releaseHeld(): void {
     this.streaming = false;
     // An index, not shift(): thousands of held lines must not cost a copy each.
+    let budget = LINES_PER_TURN;
     while (this.heldAt < this.held.length) {
+      if (budget-- === 0) {
+        // The rest in a later turn, so other connections are served meanwhile; output stays held (in order) till then.
+        this.streaming = true;
+        this.compactHeld();
+        setImmediate(() => this.releaseHeld());
+        return;
+      }
       const next = this.held[this.heldAt++] as Held;
       if ('line' in next) {
         this.heldBytes -= next.json.length;
+        this.streaming = false;
         this.writeRaw(next.line, next.json);
         continue;
       }
@@ -364,6 +400,7 @@ export class SocketTransport implements Transport {
     if (this.heldPaused && this.heldBytes <= HELD_PAUSE_BYTES) {
       this.heldPaused = false;
       if (!this.inputPaused && !this.queuePaused) this.socket.resume();
+      queueMicrotask(() => this.pump()); // lines that waited in the queue
     }
   }
 
@@ -390,7 +427,9 @@ export class SocketTransport implements Transport {
     const backlog = this.socket.writableLength;
     const ok = this.socket.write(line);
     // Output the client has not taken yet, before this message: a client that
-    // stopped reading is cut off; one large reply alone never is.
+    // stopped reading is cut off; one large reply alone never is (and large
+    // file reads, resources/read and the read_resource tool, are streamed
+    // one at a time, so a client that asks for many never piles them up).
     if (backlog > (this.options.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE)) {
       this.options.onProtocolError?.('client is not reading its responses; connection closed');
       this.socket.destroy();
