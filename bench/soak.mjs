@@ -1,6 +1,8 @@
-// npm run soak -- [--minutes N] [--clients N]
+// npm run soak -- [--minutes N] [--clients N] [--no-hostile]
 // Long load on a real `mcp-shelf serve`: clients mixing list, read,
-// subscribe and unsubscribe while files churn. Per minute: requests served,
+// subscribe and unsubscribe while files churn, beside hostile clients (a
+// flood of lines that are not JSON, a client that asks for a large file and
+// never reads while it floods, oversized strings; each reconnects when cut). Per minute: requests served,
 // errors (must be 0), p50/p99 latency and server RSS; RSS after warm-up must
 // stay flat (under 10% growth from minute 2 to the end) and the traffic log
 // within its byte bound. Loopback only; bounded in time; stops by itself.
@@ -13,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, clients: { type: 'string', default: '50' } } });
+const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, clients: { type: 'string', default: '50' }, 'no-hostile': { type: 'boolean', default: false } } });
 const minutes = Number(values.minutes);
 const clientCount = Number(values.clients);
 if (!(minutes > 0) || !(clientCount > 0)) throw new Error('--minutes and --clients must be positive numbers');
@@ -44,7 +46,8 @@ const uiUrl = await new Promise((resolve, reject) => {
 /** The server's own status (traffic ring size) over the web host's API. */
 async function serverStatus() {
   const url = new URL(uiUrl);
-  const ws = new WebSocket(`ws://${url.host}/api`, { headers: { cookie: `mcp_shelf_token=${url.searchParams.get('token')}`, origin: `http://${url.host}` } });
+  const token = /token=([^&]+)/.exec(url.hash)?.[1];
+  const ws = new WebSocket(`ws://${url.host}/api`, ['mcp-shelf.v1', `token.${token}`], { headers: { origin: `http://${url.host}` } });
   await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
   ws.send(JSON.stringify({ type: 'call', id: 1, method: 'getStatus', args: [] }));
   const status = await new Promise((r) => ws.on('message', (d) => { const f = JSON.parse(String(d)); if (f.type === 'result') r(f.value); }));
@@ -94,7 +97,7 @@ const clients = await Promise.all(Array.from({ length: clientCount }, (_, i) => 
 let uris = [];
 const refresh = async (c) => {
   const r = await c.request('resources/list', {});
-  if (r.result) uris = r.result.resources.map((x) => x.uri);
+  if (r.result) uris = r.result.resources.map((x) => x.uri).filter((u) => !u.includes('/big/'));
 };
 await refresh(clients[0]);
 
@@ -117,7 +120,8 @@ const loops = clients.map(async (c, i) => {
       minute.errors++;
       console.error(`error: ${JSON.stringify(res.error)}`);
     }
-    if (op === 0 && res.result) uris = res.result.resources.map((x) => x.uri);
+    // The hostile client's large file is not in the well-behaved mix.
+    if (op === 0 && res.result) uris = res.result.resources.map((x) => x.uri).filter((u) => !u.includes('/big/'));
   }
 });
 
@@ -162,7 +166,43 @@ const ticker = (async () => {
   }
 })();
 
-await Promise.all([...loops, churn, ticker]);
+/** Hostile connections, each reopened when the server cuts it; none of it may cost a well-behaved client an error. */
+let hostileCuts = 0;
+await mkdir(path.join(folder, 'big'), { recursive: true });
+await writeFile(path.join(folder, 'big', 'large.bin'), Buffer.alloc(6 * 1024 * 1024, 0xfe));
+const hostile = values['no-hostile']
+  ? []
+  : [
+      async (s) => s.write('not json at all\n'.repeat(512)),
+      async (s, first) => {
+        if (first) {
+          s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `file://${path.join(folder, 'big', 'large.bin')}` } })}\n`);
+          s.pause(); // never reads
+        }
+        s.write('x\n'.repeat(512));
+      },
+      async (s) => {
+        s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'i'.repeat(64 * 1024), method: 'resources/subscribe', params: { uri: `file:///${'a'.repeat(64 * 1024)}` } })}\n`);
+        s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n'.repeat(64 * 1024), version: '1' } } })}\n`);
+      },
+    ].map(async (act) => {
+      while (Date.now() < end) {
+        const s = net.connect(sock);
+        s.on('error', () => undefined);
+        s.on('data', () => undefined);
+        await new Promise((r) => s.once('connect', r).once('error', r));
+        let first = true;
+        while (Date.now() < end && !s.destroyed) {
+          await act(s, first);
+          first = false;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        if (s.destroyed) hostileCuts++;
+        s.destroy();
+      }
+    });
+
+await Promise.all([...loops, churn, ticker, ...hostile]);
 clients.forEach((c) => c.close());
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
@@ -177,7 +217,7 @@ const verdict = { errorsZero: total.errors === 0, rssFlat: perMinute.length < 3 
 console.log('\n| minute | requests | errors | p50 ms | p99 ms | server RSS MiB | traffic log MiB |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of perMinute) console.log(`| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} |`);
-console.log(`\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; ${JSON.stringify(verdict)}`);
+console.log(`\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; ${JSON.stringify(verdict)}`);
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
-await writeFile(path.join(ROOT, 'results', 'soak-latest.json'), JSON.stringify({ date: new Date().toISOString(), minutes, clients: clientCount, perMinute, total, growth, verdict, node: process.version, cpus: os.cpus().length }, null, 2));
+await writeFile(path.join(ROOT, 'results', 'soak-latest.json'), JSON.stringify({ date: new Date().toISOString(), minutes, clients: clientCount, hostile: !values['no-hostile'], hostileCuts, perMinute, total, growth, verdict, node: process.version, cpus: os.cpus().length }, null, 2));
 process.exit(Object.values(verdict).every(Boolean) ? 0 : 1);

@@ -159,10 +159,12 @@ export class ShelfService implements ShelfMethods {
         this.folders.push({ path: p, options, saved: true, published: null, failure: null });
       }
     }
-    for (const f of this.folders) if (f.options.enabled) await this.publish(f, this.options.sessionFolders === undefined);
+    // The socket first: a second instance is found out at once, and clients can
+    // connect while folders are indexed (each sends list_changed when its files come in).
     const socketPath = this.options.socketPath ?? this.settings.socketPath ?? defaultSocketPath();
     await prepareSocketDir(socketPath, socketPath === defaultSocketPath());
     this.socket = await listenSocket(socketPath, (s) => this.hub.acceptSocket(s));
+    for (const f of this.folders) if (f.options.enabled) await this.publish(f, this.options.sessionFolders === undefined);
     await this.startHttpIfWanted();
   }
 
