@@ -32,7 +32,7 @@ export interface HttpEndpoint {
 const IDLE_SESSION_MS = 60 * 60 * 1000;
 const MAX_SESSIONS = 256;
 /** Messages one 2025-03-26 batch may carry. */
-const MAX_BATCH = 16;
+const MAX_BATCH = 8;
 
 function jsonError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return void res.end();
