@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
+
 import { defineConfig } from 'vite';
 
 /** The standalone stdio bridge: one CommonJS file, Node built-ins only. */
 export default defineConfig({
   build: {
-    ssr: resolve('electron/bridgeMain.ts'),
+    ssr: resolve('electron/cli/bridgeMain.ts'),
     outDir: 'out/bridge',
     emptyOutDir: true,
     target: 'node20',

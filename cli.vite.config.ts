@@ -1,17 +1,19 @@
 import { resolve } from 'node:path';
+
 import { defineConfig } from 'vite';
 
 /**
- * The command line as one ES module (plus lazily loaded chunks), written over
- * tsc's dist/electron/cli.js: loading the SDK and zod as hundreds of separate
- * modules took ~340 ms of a ~550 ms start; bundled, ~140 ms.
+ * The command line as one ES module (plus lazily loaded chunks) at
+ * dist/electron/cli.js, the path client configs and package.json's bin name:
+ * loading the SDK and zod as hundreds of separate modules took ~340 ms of a
+ * ~550 ms start; bundled, ~140 ms.
  */
 export default defineConfig({
   // Everything is bundled but the native watcher, the modules only some runs
   // load, and write-file-atomic (CommonJS that names its tmp files after __filename).
   ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic'] },
   build: {
-    ssr: resolve('electron/cli.ts'),
+    ssr: resolve('electron/cli/cli.ts'),
     outDir: 'dist/electron',
     emptyOutDir: false,
     target: 'node20',

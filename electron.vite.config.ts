@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
@@ -10,13 +11,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve('electron/main.ts') },
+      lib: { entry: resolve('electron/desktop/main.ts') },
     },
   },
   preload: {
     build: {
       outDir: 'out/preload',
-      lib: { entry: resolve('electron/preload.ts') },
+      lib: { entry: resolve('electron/desktop/preload.ts') },
       // A sandboxed preload must be one CommonJS file.
       rolldownOptions: { output: { format: 'cjs', entryFileNames: '[name].cjs' } },
     },

@@ -1,58 +1,57 @@
 // @ts-check
 import js from '@eslint/js';
-import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import globals from 'globals';
+import tseslint from 'typescript-eslint';
 
 /**
- * The layering (README, Development), enforced: shared/ is pure TypeScript; the
- * renderer sees only renderer/ and shared/; only main, preload and ipc may
- * import electron; electron/ never imports the renderer.
+ * The layers of ARCHITECTURE.md and what each may import. One table: a
+ * layer lists the layers it may use; everything else is refused with a
+ * message that points to the document.
  */
+const WHY = 'see ARCHITECTURE.md, "Layers"';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'net', 'http', 'https', 'child_process', 'stream', 'url', 'util', 'crypto', 'events', 'buffer'];
+const LAYERS = {
+  shared: { files: ['shared/**/*.ts'], path: '**/shared/**', may: [], node: false, electron: false },
+  renderer: { files: ['renderer/**/*.{ts,tsx}'], path: '**/renderer/**', may: ['shared'], node: false, electron: false },
+  core: { files: ['electron/core/**/*.ts'], path: '**/electron/core/**', may: ['shared'], node: true, electron: false },
+  cli: { files: ['electron/cli/**/*.ts'], path: '**/electron/cli/**', may: ['shared', 'core'], node: true, electron: false },
+  desktop: { files: ['electron/desktop/**/*.ts'], path: '**/electron/desktop/**', may: ['shared', 'core'], node: true, electron: true },
+};
+
+/** no-restricted-imports for one layer: every other layer it may not use, Node and Electron as the table says. */
+function layerRules(name) {
+  const layer = LAYERS[name];
+  const patterns = Object.entries(LAYERS)
+    .filter(([other]) => other !== name && !layer.may.includes(other))
+    .map(([other, o]) => ({ group: [o.path], message: `${name} may not import ${other} (${WHY}).` }));
+  if (!layer.node) patterns.push({ group: nodeBuiltins, message: `${name} runs without Node (${WHY}).` });
+  if (!layer.electron) patterns.push({ group: ['electron'], message: `only electron/desktop may import electron (${WHY}).` });
+  return { files: layer.files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'results/**', 'test-results/**', 'playwright-report/**', 'bench/.data/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'results/**', 'test-results/**', 'playwright-report/**', 'bench/.data/**', '.venv-py/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { 'simple-import-sort': simpleImportSort, 'import-x': importX },
+    settings: { 'import-x/resolver': { typescript: true, node: true } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'simple-import-sort/imports': 'error',
+      'simple-import-sort/exports': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
-  {
-    files: ['shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: [...nodeBuiltins, 'electron', '**/electron/**', '**/renderer/**', 'react', 'react-dom'], message: 'shared/ is pure TypeScript: no Node, DOM or Electron.' }] },
-      ],
-    },
-  },
+  ...Object.keys(LAYERS).map(layerRules),
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: [...nodeBuiltins, 'electron', '**/electron/**'], message: 'The renderer talks only to ShelfApi (renderer/ and shared/).' }] },
-      ],
-    },
-  },
-  {
-    files: ['electron/**/*.ts'],
-    ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/ipc.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['electron', '**/renderer/**'], message: 'Only main.ts, preload.ts and ipc.ts may import electron; electron/ never imports the renderer.' }] },
-      ],
-    },
-  },
-  {
-    files: ['electron/main.ts', 'electron/preload.ts', 'electron/ipc.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/renderer/**'], message: 'electron/ never imports the renderer.' }] }],
-    },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
 );

@@ -1,13 +1,24 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `unit` tests run in this process and mirror the module they
+ * test (test/unit/electron/core/library/rules.test.ts tests
+ * electron/core/library/rules.ts); `integration` tests start processes —
+ * the real CLI, the stdio bridge, official SDK clients, the conformance
+ * suite — and watch real folders. `npx vitest run --project unit` runs the
+ * quick half.
+ */
 export default defineConfig({
   plugins: [react()],
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'electron/**/*.test.ts', 'shared/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests spawn servers and watch real folders; two cores.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+    ],
   },
 });

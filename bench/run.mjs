@@ -4,12 +4,13 @@
 // machine): subjects alternate, several repetitions, median (min–max). A table
 // goes to stdout, JSON to results/bench-latest.json, and each target is
 // checked at the end (met / missed). See BENCHMARKS.md.
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+
 import { changingFiles, largeFiles, manyFiles, ROOT, smallFiles } from './fixtures.mjs';
 import { CLI, inProcess, inProcessLarge, memoryMiB, startEcho, startEverything, startFsServer, startShelf, startShelfViaBridge } from './subjects.mjs';
 

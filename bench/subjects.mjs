@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { ROOT } from './fixtures.mjs';
 
 export const CLI = path.join(ROOT, 'dist/electron/cli.js');

@@ -1,5 +1,6 @@
 // npm start: build, then launch the desktop app, or say plainly why it cannot run here.
 import { spawn, spawnSync } from 'node:child_process';
+
 import { electronBinary } from './electron-binary.mjs';
 
 const bin = electronBinary();

@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess,spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import { test as base } from '@playwright/test';
+
 import { CLI } from '../../test/support/shelfProcess.js';
 
 export interface RunningShelf {

@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { Page } from '@playwright/test';
+
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
 import { expect, SHOTS, test } from './shelfFixture.js';

@@ -1,4 +1,5 @@
 import { _electron as electron, expect, test } from '@playwright/test';
+
 import { electronBinary } from '../../scripts/electron-binary.mjs';
 
 const bin = electronBinary();

@@ -1,9 +1,11 @@
+import './styles.css';
+
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
+
 import { connectHost } from './api/hostApi';
 import type { ConnectionState } from './api/wsClient';
-import './styles.css';
+import { App } from './App';
 
 // The connection state lives outside React: the API is created once, before the first render.
 let state: ConnectionState = 'connecting';

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { nodeBridgeCommand } from '../../electron/service/clientConfigs.js';
-import { ShelfService, type ServiceOptions } from '../../electron/service/shelfService.js';
+
+import { nodeBridgeCommand } from '../../electron/core/service/clientConfigs.js';
+import { type ServiceOptions,ShelfService } from '../../electron/core/service/shelfService.js';
 import { CLI } from './shelfProcess.js';
 
 export interface TestService {

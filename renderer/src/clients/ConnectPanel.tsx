@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import type { ClientConfigSnippet, ClientSetupResult, SetupClient } from '../../../shared/shelfApi';
 import { CopyButton } from '../ui/CopyButton';
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
 import { FolderOptionsEditor } from './FolderOptionsEditor';

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
 
 /** Per-folder rules: dotfiles, .gitignore, extra ignore patterns. Applied live on save. */

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+
 import { highlightHtml } from './highlight';
 
 /** Past this, the view shows the beginning only (the full text is in the raw response). */

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
+
 import { hexLine } from './previewKind';
 
 const LINE_HEIGHT = 20;

@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import Markdown from 'react-markdown';
+
 import type { ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 import { CodeView } from './CodeView';
 import { HexView } from './HexView';
-import { base64Bytes, languageFor, previewKind, rawResponseText, type PreviewKind } from './previewKind';
+import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
 
 /** A blob: URL for media and PDFs, revoked when the preview changes. */
 function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string | null {

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { type KeyboardEvent,useEffect, useMemo, useRef, useState } from 'react';
+
 import type { FolderInfo, ResourceInfo } from '../../../shared/shelfApi';
 import { baseName } from '../folders/FolderList';
 import { formatBytes } from '../format';

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
+
 import type { ShelfApi, TrafficEntry, TrafficQuery } from '../../../shared/shelfApi';
 import { formatBytes, formatClock } from '../format';
 import { partnerOf, type TrafficState } from './useTraffic';

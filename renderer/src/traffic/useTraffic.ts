@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+
 import type { ShelfApi, TrafficEntry } from '../../../shared/shelfApi';
 
 /** Entries the window keeps; the host's ring holds more for export. */

@@ -1,0 +1,273 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+import { DEFAULT_MAX_READ_BYTES } from '../../shared/errorCodes.js';
+import { installClientConfig } from '../core/clientSetup/clientConfigFile.js';
+import { nodeBridgeCommand } from '../core/service/clientConfigs.js';
+import { defaultSettingsDir } from '../core/settings/settingsStore.js';
+import { isLoopbackAddress, parseHostPort } from '../core/transport/requestGuards.js';
+import { defaultSocketPath } from '../core/transport/socketPath.js';
+import { SocketInUseError } from '../core/transport/socketServer.js';
+import { VERSION } from '../core/version.js';
+import { connectCommand } from './connectCommand.js';
+import { CLI_PATH, type HeadlessOptions, type HeadlessShelf,startHeadless, UsageError } from './headless.js';
+
+/**
+ * mcp-shelf: serve folders headless, or bridge a stdio MCP client to a
+ * running shelf. Only stderr is used for messages: stdout belongs to MCP.
+ */
+
+const USAGE = `mcp-shelf ${VERSION} — publish folders as MCP resources
+
+Usage:
+  mcp-shelf serve [options] FOLDER…   serve the folders on a local socket
+  mcp-shelf connect [--socket PATH]   stdio ↔ socket bridge for MCP clients
+  mcp-shelf config CLIENT [--print]   add MCP Shelf to claude-desktop,
+                                      cursor or vscode
+  mcp-shelf --version
+
+Run "mcp-shelf COMMAND --help" for a command's options.
+`;
+
+const SERVE_USAGE = `Usage: mcp-shelf serve [options] [FOLDER…]
+
+Publishes each FOLDER as MCP resources and serves MCP on a local socket until
+interrupted (Ctrl+C / SIGTERM). Without FOLDERs, serves the folders saved in
+settings (the ones added in the window).
+
+Options:
+  --ui                   also serve the window to a browser on 127.0.0.1
+                         (prints the URL, with its access token)
+  --ui-port N            port for --ui (default: any free port)
+  --socket PATH          socket path (default: ${defaultSocketPath()})
+  --max-read-bytes N     largest file a client may read, in bytes
+                         (default: ${DEFAULT_MAX_READ_BYTES}, which keeps base64 replies under
+                         the 10 MiB message limit of the official SDK clients)
+  --http [HOST:]PORT     also serve MCP Streamable HTTP at http://HOST:PORT/mcp
+                         (HOST defaults to 127.0.0.1; PORT 0 picks a free one)
+  --http-token TOKEN     bearer token HTTP clients must send, for this run only
+                         (other users can see it in ps: prefer the environment
+                         variable MCP_SHELF_HTTP_TOKEN; default: one is
+                         generated once and saved in settings)
+  --http-no-auth         no token (loopback only; Host/Origin checks stay on)
+  --http-allow-remote    allow --http on a non-loopback address
+  --no-tools             do not offer the read-only tools that mirror the
+                         resources (for clients that only use tools)
+  --no-gitignore         publish files that .gitignore files exclude
+  --show-hidden          publish dotfiles (secrets such as .env, keys and .git
+                         stay hidden)
+  --config-dir DIR       settings folder (default: ${defaultSettingsDir()})
+  -h, --help             show this help
+`;
+
+
+const CONFIG_USAGE = `Usage: mcp-shelf config claude-desktop|cursor|vscode [--print] [--socket PATH]
+
+Adds (or updates) the "mcp-shelf" entry in the client's own MCP config file,
+launching the bridge with this Node and this CLI. Every other key is kept, a
+timestamped backup of the old file is written first, and a file that is not
+valid JSON is never changed (you get the error and the snippet instead).
+
+Options:
+  --print         show the file as it would be written, change nothing
+  --socket PATH   the socket the bridge connects to (default: ${defaultSocketPath()})
+  -h, --help      show this help
+`;
+
+function fail(message: string, usage: string): never {
+  process.stderr.write(`mcp-shelf: ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+function parse<T extends ParseArgsConfig['options']>(args: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    fail((err as Error).message, usage);
+  }
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values, positionals } = parse(
+    args,
+    {
+      socket: { type: 'string' },
+      'max-read-bytes': { type: 'string' },
+      'no-gitignore': { type: 'boolean' },
+      'show-hidden': { type: 'boolean' },
+      ui: { type: 'boolean' },
+      'ui-port': { type: 'string' },
+      http: { type: 'string' },
+      'http-token': { type: 'string' },
+      'http-no-auth': { type: 'boolean' },
+      'http-allow-remote': { type: 'boolean' },
+      'no-tools': { type: 'boolean' },
+      'config-dir': { type: 'string' },
+    },
+    SERVE_USAGE,
+  );
+  if (values.help) {
+    process.stdout.write(SERVE_USAGE);
+    return;
+  }
+  const wholeNumber = (flag: 'max-read-bytes' | 'ui-port', min: number, max: number): number | undefined => {
+    const raw = values[flag] as string | undefined;
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+      fail(`--${flag} must be a whole number from ${min} to ${max}, not "${raw}"`, SERVE_USAGE);
+    }
+    return n;
+  };
+  const maxReadBytes = wholeNumber('max-read-bytes', 1, Number.MAX_SAFE_INTEGER);
+  const uiPort = wholeNumber('ui-port', 0, 65535);
+  if (uiPort !== undefined && !values.ui) fail('--ui-port needs --ui', SERVE_USAGE);
+  let http: HeadlessOptions['http'];
+  if (values.http !== undefined) {
+    const where = parseHostPort(values.http as string);
+    if (!where) fail(`--http takes [HOST:]PORT, not "${values.http as string}"`, SERVE_USAGE);
+    if (values['http-no-auth'] && values['http-token'] !== undefined) fail('--http-no-auth and --http-token cannot go together', SERVE_USAGE);
+    if (values['http-no-auth'] && !isLoopbackAddress(where.host)) fail('--http-no-auth is only allowed on a loopback address', SERVE_USAGE);
+    if (!isLoopbackAddress(where.host) && !values['http-allow-remote']) {
+      fail(`--http ${where.host} is not a loopback address; add --http-allow-remote to expose MCP to other machines`, SERVE_USAGE);
+    }
+    const token = (values['http-token'] as string | undefined) ?? (values['http-no-auth'] ? undefined : process.env.MCP_SHELF_HTTP_TOKEN || undefined);
+    if (token !== undefined && token.length < 16) fail('--http-token (or MCP_SHELF_HTTP_TOKEN) must be at least 16 characters', SERVE_USAGE);
+    http = { ...where, token, noAuth: Boolean(values['http-no-auth']), allowRemote: Boolean(values['http-allow-remote']) };
+  } else if (values['http-token'] !== undefined || values['http-no-auth'] || values['http-allow-remote']) {
+    fail('--http-token, --http-no-auth and --http-allow-remote need --http', SERVE_USAGE);
+  }
+  const log = (message: string) => process.stderr.write(`mcp-shelf: ${message}\n`);
+  // Signal handlers go in before anything starts: a Ctrl+C during indexing,
+  // or one racing the start-up message, still shuts down cleanly.
+  let shelf: HeadlessShelf | undefined;
+  let stopping = false;
+  let pendingSignal: string | null = null;
+  const stop = (signal: string) => {
+    if (!shelf) {
+      pendingSignal = signal;
+      return;
+    }
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    shelf
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: Error) => {
+        log(`shutdown failed: ${err.message}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  try {
+    shelf = await startHeadless({
+      folders: positionals,
+      socketPath: values.socket as string | undefined,
+      maxReadBytes,
+      rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']) },
+      settingsDir: values['config-dir'] as string | undefined,
+      uiPort: values.ui ? (uiPort ?? 0) : undefined,
+      http,
+      tools: values['no-tools'] ? false : undefined,
+      log,
+    });
+  } catch (err) {
+    if (err instanceof UsageError) fail(err.message, SERVE_USAGE);
+    log(err instanceof SocketInUseError ? `${err.message}; stop it or pick another --socket` : (err as Error).message);
+    process.exit(1);
+  }
+  const folders = await shelf.service.listFolders();
+  if (folders.length === 0 && !shelf.web) {
+    await shelf.close();
+    fail('give at least one FOLDER to publish (no folders are saved in settings; add some with --ui)', SERVE_USAGE);
+  }
+  const files = folders.reduce((n, f) => n + f.fileCount, 0);
+  log(`MCP Shelf ${VERSION}: ${folders.length} folder(s), ${files} file(s) published`);
+  for (const f of folders) log(`  ${f.path} (${f.error ?? `${f.fileCount} files, indexed in ${f.indexMs ?? '?'} ms`})`);
+  const socketPath = shelf.service.socketPath;
+  log(`connect a stdio client with: ${process.execPath} ${CLI_PATH} connect --socket ${socketPath}`);
+  const httpEndpoint = shelf.service.httpEndpoint;
+  if (httpEndpoint) {
+    log(`MCP over HTTP: ${httpEndpoint.url}`);
+    log(httpEndpoint.token ? `HTTP bearer token: ${httpEndpoint.token}` : 'HTTP without a token (--http-no-auth): loopback only');
+  }
+  if (shelf.web) log(`window: ${shelf.web.url}`);
+  // Last, so whoever waits for this line finds everything above already printed.
+  log(`listening on ${socketPath}`);
+  if (pendingSignal) stop(pendingSignal);
+
+}
+
+async function config(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { print: { type: 'boolean' }, socket: { type: 'string' } }, CONFIG_USAGE);
+  if (values.help) {
+    process.stdout.write(CONFIG_USAGE);
+    return;
+  }
+  const client = positionals[0];
+  if (positionals.length !== 1 || (client !== 'claude-desktop' && client !== 'cursor' && client !== 'vscode')) {
+    fail(positionals.length === 0 ? 'name a client: claude-desktop, cursor or vscode' : `unknown client "${positionals.join(' ')}"`, CONFIG_USAGE);
+  }
+  const socketPath = (values.socket as string | undefined) ?? defaultSocketPath();
+  const result = await installClientConfig(client, nodeBridgeCommand(process.execPath, CLI_PATH, socketPath), { dryRun: Boolean(values.print) });
+  if (!result.ok) {
+    process.stderr.write(`mcp-shelf: ${result.error}
+Add this to it by hand:
+${result.snippet}
+`);
+    process.exit(1);
+  }
+  if (values.print) {
+    process.stdout.write(result.content);
+    process.stderr.write(`mcp-shelf: ${result.file} would be ${result.action === 'unchanged' ? 'left unchanged' : result.action === 'added' ? 'given the mcp-shelf entry' : 'updated'} (nothing written)
+`);
+    return;
+  }
+  const what = result.action === 'unchanged' ? 'already up to date' : result.action === 'added' ? 'added the mcp-shelf entry' : 'updated the mcp-shelf entry';
+  process.stderr.write(`mcp-shelf: ${result.file}: ${what}${result.backup ? ` (backup: ${result.backup})` : ''}. Restart the client to use it.
+`);
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case 'connect':
+      return connectCommand(rest);
+    case 'config':
+      return config(rest);
+    case '--version':
+    case '-v':
+      process.stdout.write(`${VERSION}\n`);
+      return;
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      fail(`unknown command "${command}"`, USAGE);
+  }
+}
+
+// Run when executed directly (bin, node dist/electron/cli.js), not when imported.
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).catch((err: Error) => {
+    process.stderr.write(`mcp-shelf: ${err.message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,96 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import writeFileAtomic from 'write-file-atomic';
+
+import type { ClientSetupResult, SetupClient } from '../../../shared/shelfApi.js';
+import { readRegularText } from '../library/regularFile.js';
+import type { BridgeCommand } from '../service/clientConfigs.js';
+
+/** The entry name MCP Shelf owns in every client's config. */
+export const ENTRY = 'mcp-shelf';
+
+/** Where each client keeps its MCP servers, on this OS. */
+export function configFilePath(client: SetupClient, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): string {
+  const home = os.homedir();
+  const appData = env.APPDATA ?? path.join(home, 'AppData', 'Roaming');
+  const xdg = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(home, '.config');
+  const userData = platform === 'darwin' ? path.join(home, 'Library', 'Application Support') : platform === 'win32' ? appData : xdg;
+  switch (client) {
+    case 'claude-desktop':
+      return path.join(userData, 'Claude', 'claude_desktop_config.json');
+    case 'vscode':
+      return path.join(userData, 'Code', 'User', 'mcp.json');
+    case 'cursor':
+      return path.join(home, '.cursor', 'mcp.json');
+  }
+}
+
+/** The key holding servers, and our entry in it, per client. */
+function entryFor(client: SetupClient, bridge: BridgeCommand): { key: string; value: Record<string, unknown> } {
+  const stdio = { command: bridge.command, args: bridge.args, ...(bridge.env ? { env: bridge.env } : {}) };
+  return client === 'vscode' ? { key: 'servers', value: { type: 'stdio', ...stdio } } : { key: 'mcpServers', value: stdio };
+}
+
+function describeErrors(errors: ParseError[], text: string): string {
+  const first = errors[0] as ParseError;
+  const line = text.slice(0, first.offset).split('\n').length;
+  return `${printParseErrorCode(first.error)} at line ${line}`;
+}
+
+/**
+ * Adds or updates the mcp-shelf entry in a client's config file, keeping
+ * every other key and its comments and layout (VS Code's files are JSONC).
+ * The old file is copied to a timestamped backup first and the new one is
+ * written atomically. A file that does not parse is never touched: the
+ * result carries the error and the snippet to paste by hand.
+ */
+export async function installClientConfig(
+  client: SetupClient,
+  bridge: BridgeCommand,
+  options: { dryRun?: boolean; file?: string } = {},
+): Promise<ClientSetupResult> {
+  const file = options.file ?? configFilePath(client);
+  const { key, value } = entryFor(client, bridge);
+  const snippet = JSON.stringify({ [key]: { [ENTRY]: value } }, null, 2);
+  let text: string | null;
+  try {
+    // A client's config is small; a FIFO or device there is refused, never waited on.
+    text = await readRegularText(file, { maxBytes: 16 * 1024 * 1024 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, file, error: `Cannot read ${file}: ${(err as Error).message}`, snippet };
+    text = null;
+  }
+  const source = text === null || text.trim() === '' ? '{}' : text;
+  const errors: ParseError[] = [];
+  const parsed = parse(source, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+  if (errors.length > 0) return { ok: false, file, error: `${file} is not valid JSON (${describeErrors(errors, source)}); it was left as it is`, snippet };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, file, error: `${file} does not hold a JSON object; it was left as it is`, snippet };
+  }
+  const servers = (parsed as Record<string, unknown>)[key];
+  if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
+    return { ok: false, file, error: `"${key}" in ${file} is not an object; it was left as it is`, snippet };
+  }
+  const before = (servers as Record<string, unknown> | undefined)?.[ENTRY];
+  const existed = before !== undefined;
+  if (existed && JSON.stringify(before) === JSON.stringify(value)) {
+    return { ok: true, file, backup: null, action: 'unchanged', content: source };
+  }
+  const edits = modify(source, [key, ENTRY], value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+  let next = applyEdits(source, edits);
+  if (!next.endsWith('\n')) next += '\n';
+  const action = existed ? 'updated' : 'added';
+  if (options.dryRun) return { ok: true, file, backup: null, action, content: next };
+  let backup: string | null = null;
+  if (text !== null) {
+    backup = `${file}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await copyFile(file, backup);
+  } else {
+    await mkdir(path.dirname(file), { recursive: true });
+  }
+  await writeFileAtomic(file, next, { mode: 0o600 });
+  return { ok: true, file, backup, action, content: next };
+}

@@ -1,0 +1,99 @@
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+
+import { contentKind, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
+import { readRegularHead } from './regularFile.js';
+import type { FolderRules } from './rules.js';
+import { joinRel, relativeBelow } from './uriPath.js';
+
+/** One published file, keyed by its folder-relative path with `/`. */
+export interface FileEntry {
+  rel: string;
+  size: number;
+  mtimeMs: number;
+  mimeType: string;
+}
+
+/**
+ * Whether a file reached at `abs` whose real path is `real` may be served:
+ * it must lie below the folder and, when reached through a link, not be an
+ * excluded file there. The one check for the scan and for every read.
+ */
+export function realTargetAllowed(realRoot: string, rules: FolderRules, abs: string, real: string): boolean {
+  const rel = relativeBelow(realRoot, real);
+  return rel !== null && (real === abs || !rules.excludes(rel, false));
+}
+
+/**
+ * Looks at one candidate file and returns its entry, or null when it is not
+ * publishable: not a regular file, a symlink leading outside the folder or to
+ * an excluded file, or gone.
+ */
+export async function examineFile(realRoot: string, rules: FolderRules, rel: string): Promise<FileEntry | null> {
+  const abs = joinRel(realRoot, rel);
+  // Synchronous on purpose: a stat from the inode cache takes microseconds,
+  // a trip through the thread pool many times that (50,000 files: 1.2 s → see BENCHMARKS.md).
+  try {
+    const link = lstatSync(abs);
+    let target = abs;
+    if (link.isSymbolicLink()) {
+      target = realpathSync(abs);
+      if (!realTargetAllowed(realRoot, rules, abs, target)) return null;
+    } else if (!link.isFile()) {
+      return null;
+    }
+    const st = target === abs ? link : statSync(target);
+    if (!st.isFile()) return null;
+    let mimeType = typeFromName(rel);
+    if (mimeType === null) {
+      // Never a blocking open: the file may have been swapped for a FIFO since the stat.
+      const head = st.size > 0 ? readRegularHead(target, SNIFF_BYTES) : new Uint8Array();
+      mimeType = await mediaType(rel, head, contentKind(head, st.size > SNIFF_BYTES));
+    }
+    return { rel, size: st.size, mtimeMs: st.mtimeMs, mimeType };
+  } catch {
+    return null; // vanished or unreadable while we looked: not published
+  }
+}
+
+/**
+ * Walks `dirRel` (folder-relative, '' for the root) and everything below it
+ * that the rules allow, adding entries to `into`. Symlinked directories are
+ * not followed: inside ones would list files twice, outside ones are refused.
+ * Throws only when `dirRel` itself cannot be read.
+ */
+export async function scanTree(
+  realRoot: string,
+  rules: FolderRules,
+  dirRel: string,
+  into: Map<string, FileEntry>,
+): Promise<void> {
+  const pending = [dirRel];
+  let first = true;
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    let dirents;
+    try {
+      dirents = readdirSync(joinRel(realRoot, dir), { withFileTypes: true });
+    } catch (err) {
+      if (first) throw err;
+      continue; // a subfolder we cannot read is skipped, the rest is served
+    }
+    first = false;
+    await rules.loadGitignore(dir, dirents.some((d) => d.name === '.gitignore'));
+    const files: string[] = [];
+    for (const d of dirents) {
+      const rel = dir === '' ? d.name : `${dir}/${d.name}`;
+      if (d.isDirectory()) {
+        if (!rules.excludes(rel, true)) pending.push(rel);
+      } else if ((d.isFile() || d.isSymbolicLink()) && !rules.excludes(rel, false)) {
+        files.push(rel);
+      }
+    }
+    for (const rel of files) {
+      const e = await examineFile(realRoot, rules, rel);
+      if (e) into.set(e.rel, e);
+    }
+    // One directory's stats run without a break; between directories others get their turn.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

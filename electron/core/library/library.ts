@@ -1,0 +1,295 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+
+import { LIST_PAGE_SIZE } from '../../../shared/errorCodes.js';
+import type { ResourceInfo } from '../../../shared/shelfApi.js';
+
+export type { ResourceInfo };
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FileStream } from './fileStream.js';
+import type { FileEntry } from './folderScan.js';
+import { compareCodeUnits, type FolderChange,folderName, PublishedFolder } from './publishedFolder.js';
+import { ReadCache } from './readCache.js';
+import type { RuleOptions } from './rules.js';
+import { openRead, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
+import { ShelfError } from './shelfError.js';
+import { pathToUri, relativeBelow, uriToPath } from './uriPath.js';
+
+
+export interface ResourceTemplateInfo {
+  uriTemplate: string;
+  name: string;
+  title: string;
+  description: string;
+}
+
+export interface LibraryListener {
+  /** Files came or went (in any folder). */
+  listChanged?(): void;
+  /** These resources changed content, or were deleted. */
+  updated?(uris: readonly string[]): void;
+  /** A folder's state changed (missing, back, polling…), with a message for logs. */
+  folderState?(folder: PublishedFolder, message: string): void;
+}
+
+export interface LibraryOptions {
+  maxReadBytes: number;
+}
+
+/** Maximum completion values, per the MCP spec. */
+const MAX_COMPLETIONS = 100;
+
+/**
+ * Every published folder, behind one interface the MCP servers share: list,
+ * resolve and read by URI, and change notifications.
+ */
+/** URIs whose mapped path is remembered; the map starts over when full. */
+const URI_CACHE_SIZE = 4096;
+
+export class Library {
+  private readonly folders: PublishedFolder[] = [];
+  private readonly listeners = new Set<LibraryListener>();
+  private nextId = 1;
+  private readonly uriPaths = new Map<string, string | null>();
+  // MCP_SHELF_NO_READ_CACHE=1 turns the reply cache off (the benchmark measures both).
+  private readonly cache = process.env.MCP_SHELF_NO_READ_CACHE === '1' ? undefined : new ReadCache();
+
+  constructor(public options: LibraryOptions) {}
+
+  subscribe(listener: LibraryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(): readonly PublishedFolder[] {
+    return this.folders;
+  }
+
+  /**
+   * Publishes a folder and resolves once it is indexed. The path must be an
+   * existing directory, unless `allowMissing` (a saved folder that is gone
+   * for now: it is shown as missing and picked up when it comes back).
+   * Publishing the same folder twice is refused.
+   */
+  async add(folderPath: string, rules: RuleOptions, opts: { allowMissing?: boolean } = {}): Promise<PublishedFolder> {
+    const abs = path.resolve(folderPath);
+    if (this.folders.some((f) => f.root === abs)) throw new Error(`Already published: ${abs}`);
+    if (!opts.allowMissing) await assertFolder(abs);
+    const folder = this.createFolder(this.nextId++, abs, rules);
+    this.folders.push(folder);
+    await this.startFolder(folder, opts.allowMissing ?? false);
+    return folder;
+  }
+
+  /** Applies new rules to a published folder, keeping its place in the listing order. */
+  async reconfigure(folderPath: string, rules: RuleOptions): Promise<PublishedFolder> {
+    const abs = path.resolve(folderPath);
+    const i = this.folders.findIndex((f) => f.root === abs);
+    const old = this.folders[i];
+    if (!old) throw new Error(`Not published: ${abs}`);
+    await old.stop();
+    const folder = this.createFolder(old.id, abs, rules);
+    this.folders[i] = folder;
+    await this.startFolder(folder, true);
+    this.emit((l) => l.listChanged?.());
+    return folder;
+  }
+
+  private createFolder(id: number, abs: string, rules: RuleOptions): PublishedFolder {
+    return new PublishedFolder(id, abs, rules, {
+      onChange: (f, change) => this.onFolderChange(f, change),
+      onState: (f, message) => this.emit((l) => l.folderState?.(f, message)),
+    });
+  }
+
+  private async startFolder(folder: PublishedFolder, allowMissing: boolean): Promise<void> {
+    try {
+      if (allowMissing) await folder.open();
+      else await folder.start();
+    } catch (err) {
+      this.folders.splice(this.folders.indexOf(folder), 1);
+      await folder.stop();
+      throw err;
+    }
+    if (folder.fileCount > 0) this.emit((l) => l.listChanged?.());
+  }
+
+  async remove(folderPath: string): Promise<boolean> {
+    const abs = path.resolve(folderPath);
+    const i = this.folders.findIndex((f) => f.root === abs);
+    if (i < 0) return false;
+    const [folder] = this.folders.splice(i, 1);
+    await folder?.stop();
+    this.emit((l) => l.listChanged?.());
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.folders.splice(0).map((f) => f.stop()));
+  }
+
+  /**
+   * One page of resources after `cursor`, in stable order (folders by publish
+   * order, then path); only `onlyFolder`'s, and only those `accept` takes,
+   * when given. The cursor is a position, so a page costs its own length
+   * (plus the entries `accept` skips), never the pages before it.
+   */
+  listResources(
+    cursor?: string,
+    pageSize = LIST_PAGE_SIZE,
+    onlyFolder?: string,
+    accept?: (folder: PublishedFolder, rel: string) => boolean,
+  ): { resources: ResourceInfo[]; nextCursor?: string } {
+    const from = cursor === undefined ? null : decodeCursor(cursor);
+    const resources: ResourceInfo[] = [];
+    let last: { folder: PublishedFolder; rel: string } | null = null;
+    let more = false;
+    outer: for (const folder of this.folders) {
+      if (onlyFolder !== undefined && folder.root !== onlyFolder) continue;
+      if (from && folder.id < from.folderId) continue;
+      const paths = folder.sortedPaths();
+      let start = 0;
+      if (from && folder.id === from.folderId) start = upperBound(paths, from.rel);
+      for (let i = start; i < paths.length; i++) {
+        const rel = paths[i] as string;
+        if (accept && !accept(folder, rel)) continue;
+        if (resources.length === pageSize) {
+          more = true;
+          break outer;
+        }
+        const entry = folder.get(rel) as FileEntry;
+        resources.push(describe(folder, entry));
+        last = { folder, rel };
+      }
+    }
+    const page: { resources: ResourceInfo[]; nextCursor?: string } = { resources };
+    if (more && last) page.nextCursor = encodeCursor({ folderId: last.folder.id, rel: last.rel });
+    return page;
+  }
+
+  /** The published file a URI names, or null: unknown, outside, hidden, ignored and deleted look the same. */
+  resolve(uri: string): { folder: PublishedFolder; entry: FileEntry } | null {
+    const p = this.pathOf(uri);
+    if (p === null) return null;
+    for (const folder of this.folders) {
+      if (folder.state === 'missing' || folder.state === 'stopped') continue;
+      const roots = folder.realRoot === folder.root ? [folder.root] : [folder.realRoot, folder.root];
+      for (const root of roots) {
+        const rel = relativeBelow(root, p);
+        const entry = rel === null ? undefined : folder.get(rel);
+        if (entry) return { folder, entry };
+      }
+    }
+    return null;
+  }
+
+  /** uriToPath is pure, and clients read the same URIs again and again: its answers are kept (bounded). */
+  private pathOf(uri: string): string | null {
+    let p = this.uriPaths.get(uri);
+    if (p === undefined) {
+      p = uriToPath(uri);
+      if (this.uriPaths.size >= URI_CACHE_SIZE) this.uriPaths.clear();
+      this.uriPaths.set(uri, p);
+    }
+    return p;
+  }
+
+  async read(uri: string): Promise<ReadOutcome> {
+    const found = this.resolve(uri);
+    if (!found) throw ShelfError.notFound(uri);
+    return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
+  }
+
+  /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */
+  async openRead(uri: string): Promise<WholeRead | { stream: FileStream }> {
+    const found = this.resolve(uri);
+    if (!found) throw ShelfError.notFound(uri);
+    return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
+  }
+
+  /** One template per folder, addressing its files by relative path. */
+  templates(): ResourceTemplateInfo[] {
+    return this.folders.map((f) => ({
+      uriTemplate: `${pathToUri(f.realRoot).replace(/\/$/, '')}/{+path}`,
+      name: folderName(f.root),
+      title: `Files in ${folderName(f.root)}`,
+      description: `Any published file under ${f.root}, by its path relative to the folder`,
+    }));
+  }
+
+  /** Paths in the template's folder that start with `value` (then those containing it). */
+  complete(templateUri: string, value: string): { values: string[]; total: number; hasMore: boolean } {
+    const folder = this.folders[this.templates().findIndex((t) => t.uriTemplate === templateUri)];
+    if (!folder) throw ShelfError.invalidParams(`Unknown resource template: ${templateUri}`);
+    const paths = folder.sortedPaths();
+    const needle = value.toLowerCase();
+    const starts: string[] = [];
+    const contains: string[] = [];
+    for (const rel of paths) {
+      const lower = rel.toLowerCase();
+      if (lower.startsWith(needle)) starts.push(rel);
+      else if (needle !== '' && lower.includes(needle)) contains.push(rel);
+    }
+    const all = starts.concat(contains);
+    return { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS };
+  }
+
+  private onFolderChange(folder: PublishedFolder, change: FolderChange): void {
+    if (change.added.length > 0 || change.removed.length > 0) this.emit((l) => l.listChanged?.());
+    const touched = [...change.changed, ...change.removed];
+    if (touched.length > 0) {
+      const uris = touched.map((rel) => folder.uriOf(rel));
+      this.cache?.forget(uris);
+      this.emit((l) => l.updated?.(uris));
+    }
+  }
+
+  private emit(fn: (l: LibraryListener) => void): void {
+    for (const l of this.listeners) {
+      try {
+        fn(l);
+      } catch {
+        // one listener's failure must not stop the others
+      }
+    }
+  }
+}
+
+/**
+ * Why a path cannot be published as a folder, or null when it can: the one
+ * check behind the command line, the window's "Add folder" and the library.
+ */
+export async function folderProblem(abs: string): Promise<string | null> {
+  const st = await stat(abs).catch(() => null);
+  if (!st) return 'Folder not found';
+  if (!st.isDirectory()) return 'Not a folder (files cannot be published alone)';
+  return null;
+}
+
+async function assertFolder(abs: string): Promise<void> {
+  const problem = await folderProblem(abs);
+  if (problem) throw new Error(`${problem}: ${abs}`);
+}
+
+function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
+  return {
+    uri: folder.uriOf(entry.rel),
+    name: entry.rel,
+    title: path.posix.basename(entry.rel),
+    mimeType: entry.mimeType,
+    size: entry.size,
+    annotations: { lastModified: new Date(entry.mtimeMs).toISOString() },
+  };
+}
+
+/** First index whose path sorts after `rel`. */
+function upperBound(paths: readonly string[], rel: string): number {
+  let lo = 0;
+  let hi = paths.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareCodeUnits(paths[mid] as string, rel) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

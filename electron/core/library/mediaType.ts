@@ -1,0 +1,113 @@
+import { isUtf8 } from 'node:buffer';
+
+import { Mime } from 'mime';
+import otherTypes from 'mime/types/other.js';
+import standardTypes from 'mime/types/standard.js';
+
+/**
+ * MIME types and the text-or-blob decision. The name decides the type when
+ * it can; otherwise the content is sniffed (magic numbers), then falls back
+ * to text/plain or application/octet-stream.
+ */
+
+const mime = new Mime(standardTypes, otherTypes);
+// The registry maps some source-code extensions to unrelated media (`.ts` is
+// MPEG transport stream, `.rs` an XML format) or to nothing; in a folder of
+// files shared with AI clients these are source code.
+mime.define(
+  {
+    'text/x-typescript': ['ts', 'mts', 'cts'],
+    'text/tsx': ['tsx'],
+    'text/x-python': ['py', 'pyi'],
+    'text/x-rust': ['rs'],
+    'text/x-go': ['go'],
+    'text/x-kotlin': ['kt', 'kts'],
+    'text/x-ruby': ['rb'],
+    'text/x-swift': ['swift'],
+    'text/x-vue': ['vue'],
+    'text/x-svelte': ['svelte'],
+    'text/x-scala': ['scala'],
+    'text/x-csharp': ['cs'],
+    'text/x-c++src': ['cpp', 'cc', 'cxx', 'hpp', 'hh'],
+    'text/x-lua': ['lua'],
+    'text/x-sql': ['sql'],
+    'text/x-toml': ['toml'],
+    'text/x-shellscript': ['sh', 'bash', 'zsh'],
+    'text/x-dockerfile': ['dockerfile'],
+    'text/x-diff': ['diff', 'patch'],
+    'text/x-log': ['log'],
+  },
+  true,
+);
+
+/** Bytes needed by the content sniffer. */
+export const SNIFF_BYTES = 4100;
+
+export type ContentKind = 'text' | 'blob';
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return prefix.every((b, i) => bytes[i] === b);
+}
+
+/** Which UTF-16 BOM the bytes carry, if any. */
+function utf16Bom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (startsWith(bytes, [0xff, 0xfe])) return 'utf-16le';
+  if (startsWith(bytes, [0xfe, 0xff])) return 'utf-16be';
+  return null;
+}
+
+/** The encoding a leading byte-order mark names, or null without one. */
+export function bomEncoding(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | null {
+  return startsWith(bytes, UTF8_BOM) ? 'utf-8' : utf16Bom(bytes);
+}
+
+/**
+ * Text when the bytes carry a UTF-8/UTF-16 BOM, or are valid UTF-8 without
+ * NUL. `partial` means the bytes are a prefix: a multi-byte sequence cut at
+ * the end is then not held against them.
+ */
+export function contentKind(bytes: Uint8Array, partial = false): ContentKind {
+  if (bomEncoding(bytes)) return 'text';
+  if (bytes.includes(0)) return 'blob';
+  if (isUtf8(bytes)) return 'text';
+  if (partial) {
+    // Drop up to 3 trailing bytes of a cut sequence and try again.
+    for (let cut = 1; cut <= 3 && cut < bytes.length; cut++) {
+      if (isUtf8(bytes.subarray(0, bytes.length - cut))) return 'text';
+    }
+  }
+  return 'blob';
+}
+
+/** Decodes text bytes (BOM-aware; the BOM itself is not part of the text). */
+export function decodeText(bytes: Uint8Array): string {
+  const encoding = utf16Bom(bytes) ?? 'utf-8';
+  return new TextDecoder(encoding).decode(bytes);
+}
+
+/** The type implied by the file name alone, or null. */
+export function typeFromName(fileName: string): string | null {
+  const base = fileName.split('/').pop() ?? fileName;
+  if (/^(Dockerfile|Containerfile)$/i.test(base)) return 'text/x-dockerfile';
+  if (/^(Makefile|GNUmakefile)$/.test(base)) return 'text/x-makefile';
+  return mime.getType(base);
+}
+
+/**
+ * The MIME type a client is told for a file: from its name, else sniffed
+ * from `head` (its first SNIFF_BYTES), else by its kind.
+ */
+export async function mediaType(fileName: string, head: Uint8Array, kind: ContentKind): Promise<string> {
+  const byName = typeFromName(fileName);
+  if (byName) return byName;
+  if (kind === 'blob') {
+    // Loaded on first use: most files are named for what they are.
+    const { fileTypeFromBuffer } = await import('file-type');
+    const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
+    if (sniffed) return sniffed.mime;
+    return 'application/octet-stream';
+  }
+  return 'text/plain';
+}

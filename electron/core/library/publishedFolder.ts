@@ -1,0 +1,446 @@
+import type { Stats } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+import { subscribe as subscribeNative } from '@parcel/watcher';
+
+import { examineFile, type FileEntry,scanTree } from './folderScan.js';
+import { FolderRules, type RuleOptions } from './rules.js';
+import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
+
+export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
+
+/** What changed in one folder, as folder-relative paths. */
+export interface FolderChange {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export interface FolderEvents {
+  onChange(folder: PublishedFolder, change: FolderChange): void;
+  onState(folder: PublishedFolder, message: string): void;
+}
+
+/** Whichever watcher is running: native, or the polling fallback. */
+interface ActiveWatcher {
+  close(): Promise<void>;
+  /** Polling only: look at a path it stopped watching (a file that became a folder). */
+  add?(absPath: string): void;
+}
+
+/**
+ * Never published (see SECRET_PATTERNS) and often huge: not even watched at
+ * the folder's top. Plain paths, not globs: the native watcher tests globs
+ * against every path, which made 50,000 files take 0.64 s instead of 0.15 s.
+ */
+const UNWATCHED_AT_TOP = ['.git', 'node_modules'];
+
+/** ENOSPC / EMFILE from either watcher (the native one says it only in words). */
+function watchErrorCode(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e?.code === 'string') return e.code;
+  const text = String(e?.message ?? err);
+  if (/ENOSPC|No space left|inotify.*limit/i.test(text)) return 'ENOSPC';
+  if (/EMFILE|Too many open files/i.test(text)) return 'EMFILE';
+  return undefined;
+}
+
+/** How often a folder checks that its root is still the same directory. */
+const ROOT_CHECK_MS = 1000;
+/**
+ * Quiet time after files come, go or change type before one full rescan.
+ * The watcher misses some fast sequences (a file replaced by a folder is
+ * reported as a mere change, or not at all); the rescan makes the listing
+ * exact once things settle. Plain content edits do not trigger it.
+ */
+const SETTLE_RESCAN_MS = 1500;
+
+/**
+ * One published folder: its rules, its index of files and its watcher. The
+ * index is the source of truth for what may be listed and read.
+ */
+export class PublishedFolder {
+  /** Canonical path (symlinks resolved) used for URIs and all checks. */
+  realRoot: string;
+  state: WatchState = 'indexing';
+  error: string | null = null;
+  rules: FolderRules;
+
+  private entries = new Map<string, FileEntry>();
+  private sorted: string[] | null = null;
+  private watcher: ActiveWatcher | null = null;
+  private rootIdentity: string | null = null;
+  private rootTimer: NodeJS.Timeout | null = null;
+  private dirtyFiles = new Set<string>();
+  private rescanAll = false;
+  private flushScheduled = false;
+  private flushing: Promise<void> = Promise.resolve();
+  private eventsHeld = true;
+  private settleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly id: number,
+    /** Absolute path as the user gave it. */
+    readonly root: string,
+    readonly options: RuleOptions,
+    private readonly events: FolderEvents,
+  ) {
+    this.realRoot = root;
+    this.rules = new FolderRules(root, options);
+  }
+
+  get fileCount(): number {
+    return this.entries.size;
+  }
+
+  get totalBytes(): number {
+    let sum = 0;
+    for (const e of this.entries.values()) sum += e.size;
+    return sum;
+  }
+
+  /** The `file://` URI a client uses for folder-relative `rel`. */
+  uriOf(rel: string): string {
+    if (this.rootUriOf !== this.realRoot) {
+      this.rootUri = pathToUri(this.realRoot).replace(/\/$/, '');
+      this.rootUriOf = this.realRoot;
+    }
+    return uriUnder(this.realRoot, this.rootUri, rel);
+  }
+
+  private rootUri = '';
+  private rootUriOf: string | null = null;
+
+  get(rel: string): FileEntry | undefined {
+    return this.entries.get(rel);
+  }
+
+  /** Folder-relative paths in stable (code unit) order. */
+  sortedPaths(): readonly string[] {
+    if (!this.sorted) this.sorted = [...this.entries.keys()].sort(compareCodeUnits);
+    return this.sorted;
+  }
+
+  /**
+   * Indexes the folder and starts watching it. Resolves once the index is
+   * complete; a root that is missing or not a directory rejects.
+   */
+  async start(): Promise<void> {
+    const real = await realpath(this.root);
+    // Pinned: a root swapped for a link (or under a swapped parent) must not publish where it now leads.
+    if (this.pinnedRealRoot !== null && real !== this.pinnedRealRoot) throw new Error(leadsElsewhere(this.root, real, this.pinnedRealRoot));
+    this.realRoot = real;
+    const st = await stat(this.realRoot);
+    if (!st.isDirectory()) throw new Error(`${this.root} is not a folder`);
+    this.rootIdentity = `${st.dev}:${st.ino}`;
+    this.pinnedRealRoot = real;
+    this.rules = new FolderRules(this.realRoot, this.options);
+    this.state = 'indexing';
+    this.eventsHeld = true;
+    const started = performance.now();
+    // Watching starts first, so nothing that changes during the scan is missed.
+    await this.startWatcher(false);
+    const fresh = new Map<string, FileEntry>();
+    try {
+      await scanTree(this.realRoot, this.rules, '', fresh);
+    } catch (err) {
+      await this.watcher?.close();
+      this.watcher = null;
+      throw err;
+    }
+    const change = this.replaceEntries(fresh);
+    this.indexMs = performance.now() - started;
+    if (this.state === 'indexing') this.state = 'watching';
+    this.eventsHeld = false;
+    this.scheduleFlush(); // events that arrived during the scan
+    this.startRootCheck();
+    if (change.added.length + change.removed.length > 0) this.events.onChange(this, change);
+  }
+
+  /** Milliseconds the last full index took (from start until its files were listed), or null before one. */
+  indexMs: number | null = null;
+
+  /** Where the root really was when it was first published; it is served from there or not at all. */
+  private pinnedRealRoot: string | null = null;
+
+  /** Like start, but a folder that is missing now is watched for until it appears. */
+  async open(): Promise<void> {
+    try {
+      await this.start();
+    } catch (err) {
+      this.state = 'missing';
+      this.error = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'folder is missing' : (err as Error).message;
+      this.startRootCheck();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.state = 'stopped';
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    if (this.rootTimer) clearInterval(this.rootTimer);
+    this.rootTimer = null;
+    await this.watcher?.close();
+    this.watcher = null;
+    await this.flushing;
+  }
+
+  /**
+   * Native recursive watching (@parcel/watcher: inotify, FSEvents,
+   * ReadDirectoryChangesW) sets up in a fraction of the time and memory
+   * chokidar needed, which stats and tracks every file (50,000 files: 4.4 s
+   * and 480 MiB against 0.14 s and 60 MiB). chokidar stays for polling,
+   * when the system runs out of watches.
+   */
+  private async startWatcher(polling: boolean): Promise<void> {
+    await this.watcher?.close();
+    this.watcher = null;
+    if (!polling) {
+      try {
+        const subscription = await subscribeNative(this.realRoot, (err, events) => {
+          if (err) this.onWatcherError(err);
+          else for (const e of events) this.markPath(e.path, e.type !== 'update');
+        }, { ignore: UNWATCHED_AT_TOP.map((name) => path.join(this.realRoot, name)) });
+        if (this.state === 'stopped' || this.state === 'missing') {
+          await subscription.unsubscribe();
+          return;
+        }
+        this.watcher = { close: () => subscription.unsubscribe() };
+        return;
+      } catch (err) {
+        const code = watchErrorCode(err);
+        if (code !== 'ENOSPC' && code !== 'EMFILE') throw err;
+        this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
+      }
+    }
+    const { watch } = await import('chokidar'); // the fallback only
+    const poller = watch(this.realRoot, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      usePolling: true,
+      interval: 500,
+      ignored: (p: string, stats?: Stats) => this.ignoredByWatcher(p, stats),
+    });
+    this.watcher = { close: () => poller.close(), add: (p) => void poller.add(p) };
+    poller.on('add', (p) => this.markPath(p, true));
+    poller.on('change', (p) => this.markPath(p, false));
+    poller.on('unlink', (p) => this.markPath(p, true));
+    poller.on('addDir', (p) => this.markPath(p, true));
+    poller.on('unlinkDir', (p) => this.markPath(p, true));
+    poller.on('error', (err) => this.onWatcherError(err as Error));
+    await new Promise<void>((resolve) => poller.once('ready', () => resolve()));
+    this.state = 'polling';
+  }
+
+  private ignoredByWatcher(p: string, stats?: Stats): boolean {
+    const rel = this.relOf(p);
+    if (rel === null) return false;
+    // Without stats chokidar asks again with them; only skip what is excluded either way.
+    if (!stats) return this.rules.excludes(rel, true) && this.rules.excludes(rel, false);
+    return this.rules.excludes(rel, stats.isDirectory());
+  }
+
+  private onWatcherError(err: Error): void {
+    const code = watchErrorCode(err);
+    if ((code === 'ENOSPC' || code === 'EMFILE') && this.state !== 'polling') {
+      // Out of inotify watches or descriptors: polling still delivers updates.
+      this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
+      this.state = 'polling';
+      void this.startWatcher(true).then(() => {
+        this.rescanAll = true;
+        this.scheduleFlush();
+      });
+      return;
+    }
+    this.events.onState(this, `watcher error on ${this.root}: ${err.message}`);
+  }
+
+  private relOf(p: string): string | null {
+    return relativeBelow(this.realRoot, p);
+  }
+
+  /**
+   * A path the watcher reported. Whether it is (still) a file, a folder or
+   * gone is looked up when the batch is applied, so the event's own claim
+   * about it does not matter.
+   */
+  private markPath(p: string, structural: boolean): void {
+    if (p === this.realRoot) {
+      if (structural) void this.checkRoot();
+      return;
+    }
+    const rel = this.relOf(p);
+    if (rel === null) return;
+    if (structural) this.scheduleSettle();
+    if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.rescanAll = true;
+    this.dirtyFiles.add(rel);
+    this.scheduleFlush();
+  }
+
+  private scheduleSettle(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      this.rescanAll = true;
+      this.scheduleFlush();
+    }, SETTLE_RESCAN_MS);
+    this.settleTimer.unref();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.eventsHeld) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flushing = this.flushing.then(() => this.flush()).catch((err: Error) => {
+        this.events.onState(this, `could not update the index of ${this.root}: ${err.message}`);
+      });
+    });
+  }
+
+  /** Applies the batched watcher events to the index and reports one change. */
+  private async flush(): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'missing') return;
+    if (this.rescanAll) {
+      this.rescanAll = false;
+      this.dirtyFiles.clear();
+      const fresh = new Map<string, FileEntry>();
+      this.rules.resetGitignores();
+      try {
+        await scanTree(this.realRoot, this.rules, '', fresh);
+      } catch {
+        await this.checkRoot();
+        return;
+      }
+      const change = this.replaceEntries(fresh);
+      if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
+      return;
+    }
+    const files = [...this.dirtyFiles];
+    this.dirtyFiles.clear();
+    const change: FolderChange = { added: [], removed: [], changed: [] };
+    for (const rel of files) {
+      // The path may have turned from a file into a folder or back since the
+      // event (chokidar even reports that as a mere "change"): look at what it is now.
+      const st = await lstat(joinRel(this.realRoot, rel)).catch(() => null);
+      if (st?.isDirectory()) {
+        this.scheduleSettle();
+        this.remove(rel, change);
+        if (this.rules.excludes(rel, true)) continue;
+        const found = new Map<string, FileEntry>();
+        await scanTree(this.realRoot, this.rules, rel, found).catch(() => undefined);
+        for (const entry of found.values()) this.upsert(entry, change);
+        this.watcher?.add?.(joinRel(this.realRoot, rel));
+        continue;
+      }
+      if (!this.entries.has(rel)) this.removeUnder(rel, change); // it may have been a folder until now
+      const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel);
+      if (entry) this.upsert(entry, change);
+      else this.remove(rel, change);
+    }
+    if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
+  }
+
+  private upsert(entry: FileEntry, change: FolderChange): void {
+    const old = this.entries.get(entry.rel);
+    this.entries.set(entry.rel, entry);
+    if (!old) {
+      this.sorted = null;
+      change.added.push(entry.rel);
+    } else {
+      change.changed.push(entry.rel); // the watcher saw a write, even if size and mtime match
+    }
+  }
+
+  /** Removes every entry below folder-relative `dir`. */
+  private removeUnder(dir: string, change: FolderChange): void {
+    const prefix = `${dir}/`;
+    for (const rel of this.entries.keys()) {
+      if (rel.startsWith(prefix)) this.remove(rel, change);
+    }
+  }
+
+  private remove(rel: string, change: FolderChange): void {
+    if (this.entries.delete(rel)) {
+      this.sorted = null;
+      change.removed.push(rel);
+    }
+  }
+
+  private replaceEntries(fresh: Map<string, FileEntry>): FolderChange {
+    const change: FolderChange = { added: [], removed: [], changed: [] };
+    for (const [rel, e] of fresh) {
+      const old = this.entries.get(rel);
+      if (!old) change.added.push(rel);
+      else if (old.size !== e.size || old.mtimeMs !== e.mtimeMs) change.changed.push(rel);
+    }
+    for (const rel of this.entries.keys()) if (!fresh.has(rel)) change.removed.push(rel);
+    this.entries = fresh;
+    this.sorted = null;
+    return change;
+  }
+
+  private startRootCheck(): void {
+    if (this.rootTimer) clearInterval(this.rootTimer);
+    this.rootTimer = setInterval(() => void this.checkRoot(), ROOT_CHECK_MS);
+    this.rootTimer.unref();
+  }
+
+  /**
+   * Notices a root that was deleted, renamed or replaced, stops serving it,
+   * and picks it up again once a folder is back at the same path.
+   */
+  private async checkRoot(): Promise<void> {
+    if (this.state === 'stopped') return;
+    let identity: string | null = null;
+    try {
+      const st = await stat(this.root);
+      if (st.isDirectory()) identity = `${st.dev}:${st.ino}`;
+    } catch {
+      identity = null;
+    }
+    if (this.state === 'missing') {
+      if (identity === null) return;
+      const real = await realpath(this.root).catch(() => null);
+      if (real === null) return;
+      if (this.pinnedRealRoot !== null && real !== this.pinnedRealRoot) {
+        const reason = leadsElsewhere(this.root, real, this.pinnedRealRoot);
+        if (this.error !== reason) {
+          this.error = reason;
+          this.events.onState(this, reason);
+        }
+        return;
+      }
+      this.events.onState(this, `${this.root} is back; publishing it again`);
+      this.error = null;
+      await this.start().catch((err: Error) => this.markMissing(err.message));
+      return;
+    }
+    if (identity === this.rootIdentity) return;
+    await this.markMissing(identity === null ? 'folder is missing' : 'folder was replaced');
+    if (identity !== null) await this.checkRoot(); // a new folder already stands there
+  }
+
+  private async markMissing(reason: string): Promise<void> {
+    if (this.state === 'missing' || this.state === 'stopped') return;
+    this.state = 'missing';
+    this.error = reason;
+    await this.watcher?.close();
+    this.watcher = null;
+    const change = this.replaceEntries(new Map());
+    this.events.onState(this, `${this.root}: ${reason}; its files are no longer served`);
+    if (change.removed.length > 0) this.events.onChange(this, change);
+  }
+}
+
+function leadsElsewhere(root: string, real: string, pinned: string): string {
+  return `${root} now leads to ${real}, not to ${pinned} where it was published; not served (remove it and add it again to publish the new place)`;
+}
+
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function folderName(root: string): string {
+  return path.basename(root) || root;
+}

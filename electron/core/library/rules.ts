@@ -1,0 +1,124 @@
+import path from 'node:path';
+
+import ignore, { type Ignore } from 'ignore';
+
+import { readRegularText } from './regularFile.js';
+
+/** A .gitignore larger than this is not read (real ones are a few KB). */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/**
+ * Which files a folder publishes. Three layers, in gitignore syntax:
+ * secrets (never published, whatever the options), dotfiles (hidden unless
+ * showHidden), and ignore rules (.gitignore files when honoured, plus the
+ * folder's extra patterns).
+ */
+
+/** Never published, not even with showHidden. */
+export const SECRET_PATTERNS = [
+  '.git',
+  'node_modules',
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.env*',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.ppk',
+  '*.asc',
+  '*.jks',
+  '*.keystore',
+  '*.kdbx',
+  '*.keychain',
+  '*.keychain-db',
+  'wallet.dat',
+  'credentials.json',
+  'service-account*.json',
+  '*.tfstate',
+  '*.tfstate.*',
+  '.npmrc',
+  '.netrc',
+  '.pgpass',
+  '.pypirc',
+  '.git-credentials',
+  '.docker',
+  '.kube',
+  '.vault-token',
+  '.password-store',
+  '.htpasswd',
+  '*_history',
+  '.config/gcloud',
+];
+
+export interface RuleOptions {
+  showHidden: boolean;
+  gitignore: boolean;
+  extraIgnore: readonly string[];
+}
+
+const secrets = ignore().add(SECRET_PATTERNS);
+// One matcher for the common case (hidden files not shown): each matcher walks
+// a path's parents, so two walks per file became one.
+const secretsAndDotfiles = ignore().add([...SECRET_PATTERNS, '.*']);
+
+export class FolderRules {
+  /** Loaded .gitignore files by the folder-relative directory that holds them ('' = root). */
+  private readonly gitignores = new Map<string, Ignore>();
+  private readonly extra: Ignore | null;
+
+  constructor(
+    readonly root: string,
+    readonly options: RuleOptions,
+  ) {
+    this.extra = options.extraIgnore.length > 0 ? ignore().add([...options.extraIgnore]) : null;
+  }
+
+  /**
+   * Reads `dirRel/.gitignore` if rules honour it; call before judging that
+   * directory's entries. `present: false` (the listing has none) skips the read.
+   */
+  async loadGitignore(dirRel: string, present = true): Promise<void> {
+    if (!this.options.gitignore) return;
+    if (!present) {
+      this.gitignores.delete(dirRel);
+      return;
+    }
+    try {
+      // A .gitignore that is a FIFO, a device or a link (which could lead anywhere) is not read.
+      const text = await readRegularText(path.join(this.root, dirRel, '.gitignore'), { noFollow: true, maxBytes: MAX_GITIGNORE_BYTES });
+      this.gitignores.set(dirRel, ignore().add(text));
+    } catch {
+      this.gitignores.delete(dirRel);
+    }
+  }
+
+  /** Forget every loaded .gitignore (before a full rescan). */
+  resetGitignores(): void {
+    this.gitignores.clear();
+  }
+
+  /**
+   * True when the entry at folder-relative `rel` is not published. Ancestor
+   * directories count too, so a path under an ignored directory is excluded.
+   */
+  excludes(rel: string, isDir: boolean): boolean {
+    if (rel === '' || rel.startsWith('/')) return rel !== '';
+    const probe = isDir ? `${rel}/` : rel;
+    if ((this.options.showHidden ? secrets : secretsAndDotfiles).ignores(probe)) return true;
+    if (this.extra?.ignores(probe)) return true;
+    for (const [dir, ig] of this.gitignores) {
+      if (dir === '') {
+        if (ig.ignores(probe)) return true;
+      } else if (rel.startsWith(`${dir}/`)) {
+        if (ig.ignores(probe.slice(dir.length + 1))) return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,274 @@
+import type { Socket } from 'node:net';
+
+import { createMcpHandler, type McpHttpHandler, type Transport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+
+import type { ClientInfo } from '../../../shared/shelfApi.js';
+import type { Library } from '../library/library.js';
+import type { TrafficLog } from '../traffic/trafficLog.js';
+import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
+import { type ClientIdentity, type Era,identityOf } from './protocolEra.js';
+import { readFastPath } from './readFastPath.js';
+import { MAX_LISTEN_URIS, screenRequest } from './requestParams.js';
+import { createShelfServer, LIST_CHANGED_DEBOUNCE_MS, type ShelfServerOptions } from './shelfServer.js';
+
+export interface Connection {
+  id: number;
+  transport: 'socket' | 'http';
+  connectedAt: number;
+  lastSeen: number;
+  requests: number;
+  /** Set by the SDK's first exchange (socket, 2025 session) or by the first request (modern HTTP client). */
+  era: Era | null;
+  identity: ClientIdentity | null;
+  close(): Promise<void>;
+}
+
+export interface HubOptions {
+  /** Where connection-level problems go (stderr for the CLI). */
+  log?: (message: string) => void;
+  /** Records every message of every connection. */
+  traffic?: TrafficLog;
+  /** What each connection's server offers (the tools switch). */
+  server?: ShelfServerOptions;
+}
+
+/** Listens one socket connection may hold open at once (the SDK's default is 1024). */
+const MAX_LISTENS_PER_CONNECTION = 8;
+/** Listens over HTTP, for all clients together. */
+const MAX_HTTP_LISTENS = 256;
+/** A modern HTTP client has no connection: it counts as gone after this long without a request. */
+const HTTP_CLIENT_IDLE_MS = 10 * 60 * 1000;
+/** Modern HTTP clients remembered at once (keyed by the name they give); the longest idle goes first. */
+const MAX_HTTP_CLIENTS = 64;
+
+/**
+ * Every live MCP client. A socket connection and a 2025 HTTP session each
+ * get one SDK Server, pinned to the era the SDK negotiated; a modern
+ * (2026-07-28) HTTP client sends self-contained requests, each answered by a
+ * fresh instance, and is shown as one client per name and version.
+ */
+export class ConnectionHub {
+  private readonly connections = new Map<number, Connection>();
+  private readonly listeners = new Set<() => void>();
+  private readonly httpClients = new Map<string, Connection>();
+  private nextId = 1;
+  private readonly options: HubOptions;
+  private modern: McpHttpHandler | null = null;
+  private stopFeedingHttp: (() => void) | null = null;
+
+  constructor(
+    private readonly library: Library,
+    options: HubOptions = {},
+  ) {
+    this.options = { ...options };
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  list(): Connection[] {
+    return [...this.connections.values()];
+  }
+
+  /** Applies to connections made from now on (a live server's capabilities cannot change). */
+  setServerOptions(server: ShelfServerOptions): void {
+    this.options.server = server;
+  }
+
+  /** Told when a client connects, says who it is, or disconnects. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  clients(): ClientInfo[] {
+    this.expireHttpClients();
+    return this.list().map((c) => ({
+      id: c.id,
+      name: c.identity?.name ?? null,
+      version: c.identity?.version ?? null,
+      protocolVersion: c.identity?.protocolVersion ?? null,
+      transport: c.transport,
+      connectedAt: c.connectedAt,
+      requests: c.requests,
+    }));
+  }
+
+  /** Serves MCP on a freshly accepted socket until either side closes it. */
+  acceptSocket(socket: Socket): void {
+    socket.on('error', () => undefined);
+    let handle: { close(): Promise<void> } | null = null;
+    const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
+    const tools = this.options.server?.tools ?? true; // what this connection's server offers, fixed at connect
+    // URIs this connection's listens named: only those files' updates are handed to the SDK's router.
+    const listened = new Set<string>();
+    const observer = this.observe(connection, (message) => {
+      const uris = (message.params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
+      if (message.method === 'subscriptions/listen' && Array.isArray(uris)) {
+        for (const uri of uris) if (typeof uri === 'string' && listened.size < MAX_LISTENS_PER_CONNECTION * MAX_LISTEN_URIS) listened.add(uri);
+      }
+    });
+    const transport = new SocketTransport(socket, {
+      onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
+      observer,
+      screen: (request) => screenRequest(request, { envelope: true }),
+      fastPath: readFastPath(this.library, () => connection.era, () => tools),
+    });
+    handle = serveStdio(
+      ({ era }) => {
+        connection.era = era;
+        const shelf = createShelfServer(this.library, {
+          ...this.options.server,
+          era,
+          notifications: 'connection',
+          listensTo: (uri) => listened.has(uri),
+        });
+        if (era === 'legacy') shelf.server.oninitialized = () => this.changed();
+        return shelf.server;
+      },
+      { transport, maxSubscriptions: MAX_LISTENS_PER_CONNECTION, onerror: () => undefined },
+    );
+    socket.once('close', () => this.closed(connection));
+  }
+
+  /**
+   * Serves one 2025 Streamable HTTP session. The SDK transport has no wire
+   * hook, so its send and onmessage are wrapped to feed the traffic log.
+   */
+  async acceptHttpSession(transport: Transport): Promise<Connection> {
+    const shelf = createShelfServer(this.library, { ...this.options.server, era: 'legacy', notifications: 'connection' });
+    const connection = this.open('http', () => shelf.server.close());
+    connection.era = 'legacy';
+    const observer = this.observe(connection);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const json = JSON.stringify(message);
+      observer.outgoing(message, Buffer.byteLength(json), json);
+      return send(message, options);
+    };
+    shelf.server.oninitialized = () => this.changed();
+    const onclose = shelf.server.onclose;
+    shelf.server.onclose = () => {
+      onclose?.();
+      this.closed(connection);
+    };
+    shelf.server.onerror = () => undefined; // a response to nothing, say: the client's problem, not a crash
+    await shelf.server.connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const json = JSON.stringify(message);
+      observer.incoming(message, Buffer.byteLength(json), json);
+      deliver?.(message, extra);
+    };
+    return connection;
+  }
+
+  /**
+   * The handler for modern (2026-07-28) HTTP requests: one instance per
+   * request, answered as plain JSON (never an SSE event, which some clients
+   * cap at 1 MiB); only `subscriptions/listen` streams, fed from the library.
+   */
+  modernHttp(): McpHttpHandler {
+    if (this.modern) return this.modern;
+    const handler = createMcpHandler(
+      () => createShelfServer(this.library, { ...this.options.server, era: 'modern', notifications: 'none' }).server,
+      { legacy: 'reject', responseMode: 'json', maxSubscriptions: MAX_HTTP_LISTENS, onerror: () => undefined },
+    );
+    let listTimer: NodeJS.Timeout | null = null;
+    const unsubscribe = this.library.subscribe({
+      listChanged() {
+        listTimer ??= setTimeout(() => {
+          listTimer = null;
+          handler.notify.resourcesChanged();
+        }, LIST_CHANGED_DEBOUNCE_MS);
+      },
+      updated(uris) {
+        for (const uri of uris) handler.notify.resourceUpdated(uri);
+      },
+    });
+    this.stopFeedingHttp = () => {
+      unsubscribe();
+      if (listTimer) clearTimeout(listTimer);
+    };
+    this.modern = handler;
+    return handler;
+  }
+
+  /** The traffic observer of the modern HTTP client that sent this request (one per name and version). */
+  httpClientObserver(message: unknown): WireObserver {
+    const identity = message && typeof message === 'object' ? identityOf(message as { method?: unknown; params?: unknown }) : null;
+    const key = `${identity?.name ?? ''}\u0000${identity?.version ?? ''}`;
+    let connection = this.httpClients.get(key);
+    if (!connection) {
+      this.expireHttpClients();
+      if (this.httpClients.size >= MAX_HTTP_CLIENTS) {
+        const oldest = [...this.httpClients.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
+        if (oldest) this.closed(oldest);
+      }
+      const created = this.open('http', async () => this.closed(created));
+      created.era = 'modern';
+      this.httpClients.set(key, created);
+      connection = created;
+    }
+    return this.observe(connection);
+  }
+
+  private expireHttpClients(): void {
+    const cutoff = Date.now() - HTTP_CLIENT_IDLE_MS;
+    for (const c of this.httpClients.values()) if (c.lastSeen < cutoff) this.closed(c);
+  }
+
+  private open(kind: Connection['transport'], close: () => Promise<void>): Connection {
+    const now = Date.now();
+    const connection: Connection = { id: this.nextId++, transport: kind, connectedAt: now, lastSeen: now, requests: 0, era: null, identity: null, close };
+    this.connections.set(connection.id, connection);
+    this.changed();
+    return connection;
+  }
+
+  private closed(connection: Connection): void {
+    if (!this.connections.delete(connection.id)) return;
+    for (const [key, c] of this.httpClients) if (c === connection) this.httpClients.delete(key);
+    this.options.traffic?.connectionClosed(connection.id);
+    this.changed();
+  }
+
+  /** Counts requests, learns who the client is, and feeds the traffic log. */
+  private observe(connection: Connection, onRequest?: (message: { method: string; params?: unknown }) => void): WireObserver {
+    const traffic = this.options.traffic;
+    return {
+      incoming: (message, bytes, text) => {
+        const m = message as { method?: unknown; id?: unknown; params?: unknown } | null;
+        if (m && typeof m.method === 'string' && m.id !== undefined) {
+          connection.requests++;
+          connection.lastSeen = Date.now();
+          const identity = m.method === 'initialize' || connection.era !== 'legacy' ? identityOf(m) : null;
+          if (identity && !sameIdentity(identity, connection.identity)) {
+            connection.identity = identity;
+            traffic?.setClient(connection.id, identity.name === null ? null : identity.version ? `${identity.name} ${identity.version}` : identity.name);
+            this.changed();
+          }
+          onRequest?.(m as { method: string; params?: unknown });
+        }
+        traffic?.record(connection.id, 'in', message, bytes, text);
+      },
+      outgoing: (message, bytes, text, preview) => traffic?.record(connection.id, 'out', message, bytes, text, preview),
+    };
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.list().map((c) => c.close().catch(() => undefined)));
+    this.stopFeedingHttp?.();
+    await this.modern?.close();
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+function sameIdentity(a: ClientIdentity, b: ClientIdentity | null): boolean {
+  return b !== null && a.name === b.name && a.version === b.version && a.protocolVersion === b.protocolVersion && a.era === b.era;
+}

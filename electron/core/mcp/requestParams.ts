@@ -1,0 +1,111 @@
+import * as z from 'zod';
+
+import { MAX_URI_CHARS } from '../../../shared/errorCodes.js';
+import { classify, methodExists,MODERN_REVISIONS } from './protocolEra.js';
+
+/**
+ * The params of every request this server answers, checked before the SDK
+ * sees them. The SDK parses spec methods with its own schemas and answers a
+ * failure with -32603 and a raw Zod dump (initialize, logging/setLevel) or a
+ * -32602 whose message is that dump (tools/call); a client deserves -32602
+ * with one short sentence naming the field. The shapes follow the spec's
+ * (loose objects: unknown keys and `_meta` pass), plus our own bounds on
+ * client-supplied strings and lists.
+ */
+
+const uri = z.string().max(MAX_URI_CHARS, `at most ${MAX_URI_CHARS} characters`);
+const shortText = z.string().max(1000, 'at most 1000 characters');
+const cursor = z.string().max(4096, 'at most 4096 characters');
+const implementation = z.looseObject({ name: shortText, version: shortText });
+/** URIs one `subscriptions/listen` may name (the SDK sets no bound). */
+export const MAX_LISTEN_URIS = 1000;
+
+const paged = z.looseObject({ cursor: cursor.optional() }).optional();
+
+const SCHEMAS: Record<string, z.ZodType> = {
+  initialize: z.looseObject({
+    protocolVersion: shortText,
+    capabilities: z.looseObject({}),
+    clientInfo: implementation,
+  }),
+  'logging/setLevel': z.looseObject({
+    level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
+  }),
+  'resources/list': paged,
+  'resources/templates/list': paged,
+  'tools/list': paged,
+  'resources/read': z.looseObject({ uri }),
+  'resources/subscribe': z.looseObject({ uri }),
+  'resources/unsubscribe': z.looseObject({ uri }),
+  'tools/call': z.looseObject({ name: shortText, arguments: z.record(z.string(), z.unknown()).optional() }),
+  'completion/complete': z.looseObject({
+    ref: z.discriminatedUnion('type', [
+      z.looseObject({ type: z.literal('ref/resource'), uri }),
+      z.looseObject({ type: z.literal('ref/prompt'), name: shortText }),
+    ]),
+    argument: z.looseObject({ name: shortText, value: z.string().max(MAX_URI_CHARS, `at most ${MAX_URI_CHARS} characters`) }),
+    context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+  }),
+  'subscriptions/listen': z.looseObject({
+    notifications: z.looseObject({
+      resourcesListChanged: z.boolean().optional(),
+      toolsListChanged: z.boolean().optional(),
+      promptsListChanged: z.boolean().optional(),
+      resourceSubscriptions: z.array(uri).max(MAX_LISTEN_URIS, `at most ${MAX_LISTEN_URIS} URIs`).optional(),
+    }),
+  }),
+};
+
+/** "Invalid params for resources/read: uri: expected string" — one line, first problem only. */
+function describe(method: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  const what = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined') ? 'required' : (issue?.message ?? 'malformed');
+  return `Invalid params for ${method}: ${where}${what}`;
+}
+
+/**
+ * The -32602 message for a request whose params do not fit its method, or
+ * null when they do (or the method is not one we check: the SDK answers
+ * unknown methods with -32601).
+ */
+export function paramsProblem(method: string, params: unknown): string | null {
+  const schema = Object.hasOwn(SCHEMAS, method) ? SCHEMAS[method] : undefined;
+  if (!schema) return null;
+  const r = schema.safeParse(params);
+  return r.success ? null : describe(method, r.error);
+}
+
+/** The same check for a read on the socket's fast path, which never reaches the SDK. */
+export function readParams(params: unknown): { uri: string } | string {
+  const problem = paramsProblem('resources/read', params);
+  return problem ?? { uri: (params as { uri: string }).uri };
+}
+
+export interface RequestProblem {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * The error for a request that cannot be served as sent, else null: a bad
+ * envelope or an unknown revision (only when `envelope` is set: on a socket
+ * the SDK checks the envelope of a connection's opening request but not of
+ * the requests after it), or params that are wrong for the method in the
+ * era the request claims. Methods an era does not have are left to the SDK
+ * (-32601).
+ */
+export function screenRequest(message: { method: string; params?: unknown }, options: { envelope: boolean }): RequestProblem | null {
+  const c = classify(message);
+  if (c.kind === 'reject') return options.envelope ? { code: c.code, message: c.message, ...(c.data !== undefined ? { data: c.data } : {}) } : null;
+  if (c.kind === 'modern' && !MODERN_REVISIONS.includes(c.revision)) {
+    const requested = c.revision;
+    return options.envelope
+      ? { code: -32022, message: `Unsupported protocol version: ${requested.slice(0, 100)}`, data: { supported: [...MODERN_REVISIONS], requested: requested.slice(0, 100) } }
+      : null;
+  }
+  if (!Object.hasOwn(SCHEMAS, message.method) || !methodExists(c.kind, message.method)) return null;
+  const problem = paramsProblem(message.method, message.params);
+  return problem === null ? null : { code: -32602, message: problem };
+}

@@ -1,0 +1,136 @@
+import { type Implementation,Server } from '@modelcontextprotocol/server';
+
+import type { Library } from '../library/library.js';
+import { ShelfError } from '../library/shelfError.js';
+import { VERSION } from '../version.js';
+import type { Era } from './protocolEra.js';
+import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
+
+/** Quiet period before one list_changed goes out for a burst of file changes. */
+export const LIST_CHANGED_DEBOUNCE_MS = 100;
+
+/** Who we are, in every `initialize` result and every modern result's `_meta`. */
+export const SERVER_INFO: Implementation = { name: 'mcp-shelf', title: 'MCP Shelf', version: VERSION };
+
+export interface ShelfServerOptions {
+  /** Offer the read-only tools that mirror the resources (on by default). */
+  tools?: boolean;
+}
+
+export interface ShelfServerSetup extends ShelfServerOptions {
+  era: Era;
+  /**
+   * `connection`: this instance serves one connection and sends it change
+   * notifications itself. `none`: it answers one HTTP request; listens on
+   * HTTP are fed by the handler's event bus instead.
+   */
+  notifications: 'connection' | 'none';
+  /** For a modern connection: whether any of its listens named this URI (a cheap pre-filter; the SDK routes exactly). */
+  listensTo?: (uri: string) => boolean;
+}
+
+/** Subscriptions one 2025 connection may hold; a client asking for more gets an error, not our memory. */
+const MAX_SUBSCRIPTIONS = 10_000;
+
+export interface ShelfServer {
+  server: Server;
+  /** Stops listening to the library; runs when the instance closes. */
+  dispose(): void;
+}
+
+const INSTRUCTIONS =
+  'MCP Shelf publishes local folders as read-only resources. List them with resources/list, read them with resources/read, and subscribe (or listen) to be told when a file changes.';
+
+/**
+ * One SDK Server for one connection (socket, 2025 HTTP session) or one modern
+ * HTTP request, over the shared library. Params were checked before the SDK
+ * saw them (requestParams.ts), so handlers receive well-formed requests.
+ */
+export function createShelfServer(library: Library, setup: ShelfServerSetup): ShelfServer {
+  const tools = setup.tools ?? true;
+  const server = new Server(SERVER_INFO, {
+    capabilities: {
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+      logging: {},
+      ...(tools ? { tools: {} } : {}),
+    },
+    instructions: INSTRUCTIONS,
+  });
+
+  server.setRequestHandler('resources/list', (req) => library.listResources(req.params?.cursor));
+  server.setRequestHandler('resources/read', async (req) => {
+    const { contents } = await library.read(req.params.uri);
+    return { contents: [contents] };
+  });
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: library.templates() }));
+  server.setRequestHandler('completion/complete', (req) => {
+    const { ref, argument } = req.params;
+    // This server has no prompts, so there is nothing to suggest for one.
+    if (ref.type !== 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
+    if (argument.name !== 'path') throw ShelfError.invalidParams(`Unknown template argument: ${argument.name}`);
+    return { completion: library.complete(ref.uri, argument.value) };
+  });
+  if (tools) {
+    server.setRequestHandler('tools/list', () => ({ tools: SHELF_TOOLS }));
+    server.setRequestHandler('tools/call', (req) => callShelfTool(library, req.params.name, req.params.arguments));
+  }
+
+  // 2025 subscriptions belong to the connection; any URI may be subscribed:
+  // updates only ever come for published files, and answering alike for
+  // every URI tells nothing about what exists.
+  const subscriptions = new Set<string>();
+  if (setup.era === 'legacy') {
+    server.setRequestHandler('resources/subscribe', (req) => {
+      if (!subscriptions.has(req.params.uri) && subscriptions.size >= MAX_SUBSCRIPTIONS) {
+        throw ShelfError.invalidParams(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
+      }
+      subscriptions.add(req.params.uri);
+      return {};
+    });
+    server.setRequestHandler('resources/unsubscribe', (req) => {
+      subscriptions.delete(req.params.uri);
+      return {};
+    });
+  }
+
+  let disposed = false;
+  let stopListening = () => undefined as void;
+  let listTimer: NodeJS.Timeout | null = null;
+  const dispose = () => {
+    if (disposed) return;
+    disposed = true;
+    stopListening();
+    if (listTimer) clearTimeout(listTimer);
+    subscriptions.clear();
+  };
+  server.onclose = dispose;
+
+  if (setup.notifications === 'connection') {
+    const ignoreClosed = () => undefined; // the connection may be gone; its close path cleans up
+    // A 2025 client hears nothing before its handshake ends; a modern one has no handshake.
+    const ready = () => setup.era === 'modern' || server.getClientCapabilities() !== undefined;
+    const wanted = setup.era === 'legacy' ? (uri: string) => subscriptions.has(uri) : (setup.listensTo ?? (() => true));
+    stopListening = library.subscribe({
+      listChanged() {
+        if (listTimer) return;
+        listTimer = setTimeout(() => {
+          listTimer = null;
+          if (ready()) server.sendResourceListChanged().catch(ignoreClosed);
+        }, LIST_CHANGED_DEBOUNCE_MS);
+      },
+      updated(uris) {
+        for (const uri of uris) if (wanted(uri)) server.sendResourceUpdated({ uri }).catch(ignoreClosed);
+      },
+      folderState(_folder, message) {
+        // Log messages are unsolicited in 2025 and forbidden so in 2026-07-28
+        // (they may only travel on the response stream of a request that asked).
+        if (setup.era === 'legacy' && ready()) {
+          server.sendLoggingMessage({ level: 'warning', logger: 'mcp-shelf', data: message }).catch(ignoreClosed);
+        }
+      },
+    });
+  }
+
+  return { server, dispose };
+}

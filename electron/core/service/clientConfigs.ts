@@ -1,0 +1,118 @@
+import type { ClientConfigSnippet } from '../../../shared/shelfApi.js';
+
+export interface BridgeCommand {
+  command: string;
+  args: string[];
+  /** Extra environment the command needs (ELECTRON_RUN_AS_NODE for a packaged app). */
+  env?: Record<string, string>;
+}
+
+/** The bridge as a source checkout runs it: this Node and the built CLI. */
+export function nodeBridgeCommand(nodePath: string, cliPath: string, socketPath: string): BridgeCommand {
+  return { command: nodePath, args: [cliPath, 'connect', '--socket', socketPath] };
+}
+
+function configLocations(platform: string): Record<'claude-desktop' | 'vscode' | 'cursor', string> {
+  if (platform === 'darwin') {
+    return {
+      'claude-desktop': '~/Library/Application Support/Claude/claude_desktop_config.json',
+      vscode: '~/Library/Application Support/Code/User/mcp.json',
+      cursor: '~/.cursor/mcp.json',
+    };
+  }
+  if (platform === 'win32') {
+    return {
+      'claude-desktop': '%APPDATA%\\Claude\\claude_desktop_config.json',
+      vscode: '%APPDATA%\\Code\\User\\mcp.json',
+      cursor: '%USERPROFILE%\\.cursor\\mcp.json',
+    };
+  }
+  return {
+    'claude-desktop': '~/.config/Claude/claude_desktop_config.json',
+    vscode: '~/.config/Code/User/mcp.json',
+    cursor: '~/.cursor/mcp.json',
+  };
+}
+
+/** POSIX-shell quoting for the one command-line snippet. */
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Streamable HTTP, when it is on: the URL and the bearer token clients send. */
+export interface HttpAccess {
+  url: string;
+  token: string | null;
+}
+
+/**
+ * Ready-to-paste configuration for each popular client, all launching the
+ * bridge; plus, when HTTP is on, the clients that can send headers.
+ */
+export function clientConfigs(bridge: BridgeCommand, platform: string, http: HttpAccess | null = null): ClientConfigSnippet[] {
+  const where = configLocations(platform);
+  const stdio = { command: bridge.command, args: bridge.args, ...(bridge.env ? { env: bridge.env } : {}) };
+  const json = (v: unknown) => JSON.stringify(v, null, 2);
+  const envFlags = Object.entries(bridge.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  return [
+    {
+      client: 'claude-desktop',
+      title: 'Claude Desktop',
+      location: where['claude-desktop'],
+      language: 'json',
+      text: json({ mcpServers: { 'mcp-shelf': stdio } }),
+    },
+    {
+      client: 'vscode',
+      title: 'VS Code',
+      location: where.vscode,
+      language: 'json',
+      text: json({ servers: { 'mcp-shelf': { type: 'stdio', ...stdio } } }),
+    },
+    {
+      client: 'cursor',
+      title: 'Cursor',
+      location: where.cursor,
+      language: 'json',
+      text: json({ mcpServers: { 'mcp-shelf': stdio } }),
+    },
+    {
+      client: 'claude-code',
+      title: 'Claude Code',
+      location: null,
+      language: 'shell',
+      text: ['claude', 'mcp', 'add', ...envFlags, 'mcp-shelf', '--', bridge.command, ...bridge.args].map(shellQuote).join(' '),
+    },
+    ...(http ? httpSnippets(http, where) : []),
+  ];
+}
+
+function httpSnippets(http: HttpAccess, where: Record<'vscode' | 'cursor', string>): ClientConfigSnippet[] {
+  const headers = http.token ? { Authorization: `Bearer ${http.token}` } : undefined;
+  const json = (v: unknown) => JSON.stringify(v, null, 2);
+  return [
+    {
+      client: 'claude-code-http',
+      title: 'Claude Code (HTTP)',
+      location: null,
+      language: 'shell',
+      text: ['claude', 'mcp', 'add', '--transport', 'http', 'mcp-shelf', http.url, ...(headers ? ['--header', `Authorization: Bearer ${http.token}`] : [])]
+        .map(shellQuote)
+        .join(' '),
+    },
+    {
+      client: 'vscode-http',
+      title: 'VS Code (HTTP)',
+      location: where.vscode,
+      language: 'json',
+      text: json({ servers: { 'mcp-shelf': { type: 'http', url: http.url, ...(headers ? { headers } : {}) } } }),
+    },
+    {
+      client: 'cursor-http',
+      title: 'Cursor (HTTP)',
+      location: where.cursor,
+      language: 'json',
+      text: json({ mcpServers: { 'mcp-shelf': { url: http.url, ...(headers ? { headers } : {}) } } }),
+    },
+  ];
+}

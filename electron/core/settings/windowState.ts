@@ -1,0 +1,28 @@
+import path from 'node:path';
+
+import writeFileAtomic from 'write-file-atomic';
+
+import { type Bounds,DEFAULT_BOUNDS } from '../../desktop/windowOptions.js';
+import { readRegularText } from '../library/regularFile.js';
+
+/** The window's last size and place, kept beside the settings. */
+export async function loadBounds(dir: string): Promise<Bounds> {
+  try {
+    const v = JSON.parse(await readRegularText(path.join(dir, 'window.json'), { maxBytes: 64 * 1024 })) as Partial<Bounds>;
+    const ok = (n: unknown, min: number) => typeof n === 'number' && Number.isFinite(n) && n >= min;
+    if (ok(v.width, 400) && ok(v.height, 300)) {
+      return {
+        width: v.width as number,
+        height: v.height as number,
+        ...(ok(v.x, -100000) && ok(v.y, -100000) ? { x: v.x as number, y: v.y as number } : {}),
+      };
+    }
+  } catch {
+    // first run or an unreadable file: the default size
+  }
+  return DEFAULT_BOUNDS;
+}
+
+export async function saveBounds(dir: string, bounds: Bounds): Promise<void> {
+  await writeFileAtomic(path.join(dir, 'window.json'), JSON.stringify(bounds));
+}

@@ -1,0 +1,216 @@
+import type { TrafficEntry, TrafficKind, TrafficQuery } from '../../../shared/shelfApi.js';
+import { truncateForLog } from './truncate.js';
+
+export interface TrafficLogOptions {
+  maxEntries: number;
+  maxBytes: number;
+  /** Subscribers get new entries in one batch per interval, not one call per message. */
+  batchMs?: number;
+}
+
+type Message = Record<string, unknown>;
+
+interface PendingRequest {
+  time: number;
+  method: string | null;
+}
+
+/**
+ * Messages whose wire JSON is at most this long are kept verbatim: no second
+ * walk and stringify on the hot path (a small read's reply is a few KB).
+ */
+const VERBATIM_CHARS = 4096;
+/** Requests awaiting their reply, per connection, kept for pairing. */
+const MAX_PENDING = 1024;
+/** Request ids longer than this are kept cut. */
+const MAX_ID_CHARS = 200;
+
+/** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
+function logPayload(m: Message, text: string | undefined, preview: boolean): { payload: string; truncated: boolean } {
+  if (text !== undefined && text.length <= VERBATIM_CHARS) return { payload: text, truncated: preview };
+  const cut = truncateForLog(m);
+  return { payload: JSON.stringify(cut.value), truncated: cut.truncated };
+}
+
+/** Cost of an entry in the ring's byte bound: its kept payload plus a fixed overhead. */
+const entryCost = (e: TrafficEntry) => e.payload.length * 2 + 200;
+
+/**
+ * Every JSON-RPC message on every connection, in a ring bounded by count and
+ * bytes. Requests and responses are paired per connection for durations;
+ * subscribers receive batches, so a flood of traffic is a few calls a second.
+ */
+export class TrafficLog {
+  private entries: TrafficEntry[] = [];
+  private head = 0; // entries before head are dropped, compacted lazily
+  private bytes = 0;
+  private seq = 0;
+  private readonly pending = new Map<number, Map<string, PendingRequest>>();
+  private readonly clients = new Map<number, string>();
+  private readonly listeners = new Set<(batch: TrafficEntry[]) => void>();
+  private batch: TrafficEntry[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private options: TrafficLogOptions) {}
+
+  setLimits(maxEntries: number, maxBytes: number): void {
+    this.options = { ...this.options, maxEntries, maxBytes };
+    this.trim();
+  }
+
+  get size(): number {
+    return this.entries.length - this.head;
+  }
+
+  get byteSize(): number {
+    return this.bytes;
+  }
+
+  subscribe(listener: (batch: TrafficEntry[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Records one message. `text` is its JSON as on the wire, when known; for a
+   * line that was not JSON `message` is null and `text` holds the line.
+   * `preview` marks `text` as already cut down from a larger message.
+   */
+  record(connectionId: number, direction: 'in' | 'out', message: unknown, bytes: number, text?: string, preview = false): TrafficEntry {
+    const now = Date.now();
+    const m = (message && typeof message === 'object' && !Array.isArray(message) ? message : null) as Message | null;
+    const hasId = m !== null && 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');
+    // A client picks its ids: a long string id is kept cut, never whole.
+    const id = hasId ? (typeof m.id === 'string' && m.id.length > MAX_ID_CHARS ? `${m.id.slice(0, MAX_ID_CHARS)}…` : (m.id as string | number)) : null;
+    let method = m && typeof m.method === 'string' ? m.method : null;
+    let kind: TrafficKind;
+    let errorCode: number | null = null;
+    let errorMessage: string | null = null;
+    let durationMs: number | null = null;
+
+    if (m === null) {
+      kind = 'error';
+      errorMessage = message === null ? 'Not JSON' : 'Not a JSON-RPC object';
+    } else if (m.error && typeof m.error === 'object') {
+      kind = 'error';
+      const err = m.error as { code?: unknown; message?: unknown };
+      errorCode = typeof err.code === 'number' ? err.code : null;
+      errorMessage = typeof err.message === 'string' ? err.message : null;
+    } else if ('result' in m) {
+      kind = 'response';
+    } else if (method !== null && hasId) {
+      kind = 'request';
+    } else {
+      kind = 'notification';
+    }
+
+    if (kind === 'request') {
+      let open = this.pending.get(connectionId);
+      if (!open) this.pending.set(connectionId, (open = new Map()));
+      // Bounded: a request never answered (a listen, a vanished client) must not stay forever.
+      if (open.size >= MAX_PENDING) open.delete(open.keys().next().value as string);
+      open.set(`${direction}:${String(id)}`, { time: now, method });
+    } else if ((kind === 'response' || kind === 'error') && id !== null) {
+      const requestSide = direction === 'out' ? 'in' : 'out';
+      const key = `${requestSide}:${String(id)}`;
+      const req = this.pending.get(connectionId)?.get(key);
+      if (req) {
+        this.pending.get(connectionId)?.delete(key);
+        durationMs = now - req.time;
+        method = req.method;
+      }
+    }
+
+    const cut = m === null ? { value: (text ?? '').slice(0, 1024), truncated: (text ?? '').length > 1024 } : null;
+    const entry: TrafficEntry = {
+      seq: ++this.seq,
+      time: now,
+      connectionId,
+      client: this.clients.get(connectionId) ?? null,
+      direction,
+      kind,
+      method,
+      id,
+      durationMs,
+      bytes,
+      errorCode,
+      errorMessage,
+      ...(cut ? { payload: cut.value, truncated: cut.truncated } : logPayload(m as Message, text, preview)),
+    };
+    this.entries.push(entry);
+    this.bytes += entryCost(entry);
+    this.trim();
+    this.enqueue(entry);
+    return entry;
+  }
+
+  /** Names the client of a connection in its entries from now on (null: unnamed). */
+  setClient(connectionId: number, label: string | null): void {
+    if (label === null) this.clients.delete(connectionId);
+    else this.clients.set(connectionId, label);
+  }
+
+  /** Forgets per-connection state once a connection is gone. */
+  connectionClosed(connectionId: number): void {
+    this.pending.delete(connectionId);
+    this.clients.delete(connectionId);
+  }
+
+  query(q: TrafficQuery = {}): TrafficEntry[] {
+    const limit = q.limit ?? 1000;
+    const text = q.text?.toLowerCase();
+    const out: TrafficEntry[] = [];
+    for (let i = this.entries.length - 1; i >= this.head && out.length < limit; i--) {
+      const e = this.entries[i] as TrafficEntry;
+      if (q.afterSeq !== undefined && e.seq <= q.afterSeq) break;
+      if (q.connectionId !== undefined && e.connectionId !== q.connectionId) continue;
+      if (q.method !== undefined && e.method !== q.method) continue;
+      if (q.errorsOnly && e.kind !== 'error') continue;
+      if (text && !(e.method ?? '').toLowerCase().includes(text) && !e.payload.toLowerCase().includes(text)) continue;
+      out.push(e);
+    }
+    return out.reverse();
+  }
+
+  /** The matching entries as JSON Lines, oldest first. */
+  exportJsonLines(q: TrafficQuery = {}): string {
+    const lines = this.query({ ...q, limit: q.limit ?? Number.MAX_SAFE_INTEGER }).map((e) => JSON.stringify(e));
+    return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.head = 0;
+    this.bytes = 0;
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+
+  private trim(): void {
+    while (this.size > 0 && (this.size > this.options.maxEntries || this.bytes > this.options.maxBytes)) {
+      this.bytes -= entryCost(this.entries[this.head] as TrafficEntry);
+      this.head++;
+    }
+    // Compact when the dropped prefix dominates, so trimming stays O(1) amortised.
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private enqueue(entry: TrafficEntry): void {
+    if (this.listeners.size === 0) return;
+    this.batch.push(entry);
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const batch = this.batch;
+      this.batch = [];
+      for (const l of this.listeners) l(batch);
+    }, this.options.batchMs ?? 50);
+  }
+}

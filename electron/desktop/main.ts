@@ -1,0 +1,181 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent,Menu, nativeImage, session, shell, Tray } from 'electron';
+
+import { type BridgeCommand,nodeBridgeCommand } from '../core/service/clientConfigs.js';
+import { ShelfService } from '../core/service/shelfService.js';
+import { loadBounds, saveBounds } from '../core/settings/windowState.js';
+import { forwardEvents, registerIpc } from './ipc.js';
+import { APP_CSP, folderArgs, isAppUrl, mainWindowOptions } from './windowOptions.js';
+
+/**
+ * The Electron glue, kept thin: lifecycle, window, menu, tray. Everything
+ * else is the ShelfService, which runs (and is tested) on plain Node.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const preloadPath = path.join(here, '../preload/preload.cjs');
+const rendererFile = path.join(here, '../renderer/index.html');
+const appUrl = process.env.ELECTRON_RENDERER_URL ?? `file://${rendererFile}`;
+
+let win: BrowserWindow | null = null;
+let tray: Tray | null = null;
+let service: ShelfService | null = null;
+let quitting = false;
+
+/**
+ * Packaged: this app's own executable runs the bundled, unpacked bridge as
+ * Node (ELECTRON_RUN_AS_NODE=1), so clients need no separate Node.
+ */
+function bridgeCommand(socketPath: string): BridgeCommand {
+  if (app.isPackaged) {
+    const script = path.join(process.resourcesPath, 'app.asar.unpacked', 'out', 'bridge', 'mcp-shelf-bridge.cjs');
+    return { command: process.execPath, args: [script, 'connect', '--socket', socketPath], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  }
+  return nodeBridgeCommand('node', path.join(app.getAppPath(), 'dist', 'electron', 'cli.js'), socketPath);
+}
+
+function isTrustedSender(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  return !!win && event.sender === win.webContents && !!frame && frame === win.webContents.mainFrame && isAppUrl(frame.url, appUrl);
+}
+
+async function addFolders(paths: string[]): Promise<void> {
+  if (!service || paths.length === 0) return;
+  const result = await service.addFolders(paths);
+  if (result.refused.length > 0 && win) {
+    await dialog.showMessageBox(win, {
+      type: 'warning',
+      message: 'Some folders were not added',
+      detail: result.refused.map((r) => `${r.path}: ${r.reason}`).join('\n'),
+    });
+  }
+}
+
+async function pickFolders(): Promise<string[] | null> {
+  const options = { title: 'Publish folders', properties: ['openDirectory', 'multiSelections'] as Array<'openDirectory' | 'multiSelections'> };
+  const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+  return res.canceled ? null : res.filePaths;
+}
+
+async function createWindow(): Promise<void> {
+  const bounds = await loadBounds(app.getPath('userData'));
+  win = new BrowserWindow(mainWindowOptions(preloadPath, bounds));
+  const contents = win.webContents;
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url, appUrl)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url, appUrl)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    // Links to docs open in the browser; the app never opens windows of its own.
+    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  const stopEvents = service ? forwardEvents(service, contents) : () => undefined;
+  win.once('ready-to-show', () => win?.show());
+  win.on('close', () => {
+    if (win) void saveBounds(app.getPath('userData'), win.getNormalBounds()).catch(() => undefined);
+  });
+  win.on('closed', () => {
+    stopEvents();
+    win = null;
+  });
+  if (process.env.ELECTRON_RENDERER_URL) await win.loadURL(process.env.ELECTRON_RENDERER_URL);
+  else await win.loadFile(rendererFile);
+}
+
+function buildMenu(): void {
+  const template: Electron.MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Publish Folder…', accelerator: 'CmdOrCtrl+O', click: () => void pickFolders().then((p) => addFolders(p ?? [])) },
+        { type: 'separator' },
+        process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    { role: 'editMenu' },
+    { role: 'viewMenu' },
+    { role: 'windowMenu' },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+async function refreshTray(): Promise<void> {
+  if (!tray || !service) return;
+  const status = await service.getStatus();
+  const line = `${status.files} files in ${status.folders} folders · ${status.connections} clients`;
+  tray.setToolTip(`MCP Shelf — ${line}`);
+  tray.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: line, enabled: false },
+      { label: `Socket: ${status.socketPath}`, enabled: false },
+      { type: 'separator' },
+      { label: 'Show MCP Shelf', click: () => void showWindow() },
+      { label: 'Quit', click: () => app.quit() },
+    ]),
+  );
+}
+
+async function showWindow(): Promise<void> {
+  if (!win) await createWindow();
+  if (win?.isMinimized()) win.restore();
+  win?.show();
+  win?.focus();
+}
+
+async function start(): Promise<void> {
+  // Deny every permission (camera, notifications…) and enforce the CSP on every response.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [APP_CSP] } });
+  });
+
+  service = await ShelfService.start({
+    settingsDir: app.getPath('userData'),
+    host: { kind: 'electron', nativePicker: true, platform: process.platform },
+    bridge: bridgeCommand,
+    pickFolders,
+    log: (message) => console.warn(`mcp-shelf: ${message}`),
+  });
+  registerIpc(ipcMain, service, isTrustedSender);
+  service.on('status', () => void refreshTray());
+  buildMenu();
+  const icon = nativeImage.createFromPath(path.join(here, '../../build/icon.png'));
+  tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon.resize({ width: 16, height: 16 }));
+  tray.on('click', () => void showWindow());
+  await refreshTray();
+  await createWindow();
+  await addFolders(folderArgs(process.argv));
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', (_event, argv) => {
+    void showWindow().then(() => addFolders(folderArgs(argv)));
+  });
+  app.on('window-all-closed', () => {
+    // The server keeps running in the tray; Quit ends it.
+  });
+  app.on('activate', () => void showWindow());
+  app.on('before-quit', (event) => {
+    if (quitting || !service) return;
+    event.preventDefault();
+    quitting = true;
+    void service.close().finally(() => app.quit());
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: Error) => {
+      dialog.showErrorBox('MCP Shelf could not start', err.message);
+      app.exit(1);
+    });
+}

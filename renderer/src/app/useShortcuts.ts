@@ -1,0 +1,42 @@
+import { type KeyboardEvent, type RefObject, useCallback, useEffect } from 'react';
+
+export type Tab = 'preview' | 'traffic' | 'clients' | 'connect';
+export const TABS: Array<{ id: Tab; label: string }> = [
+  { id: 'preview', label: 'Preview' },
+  { id: 'traffic', label: 'Traffic' },
+  { id: 'clients', label: 'Clients' },
+  { id: 'connect', label: 'Connect a client' },
+];
+
+/**
+ * Window-wide keys: / focuses the file filter, Ctrl/Cmd+1…4 switch panels;
+ * and ←/→ on the tab list (returned, to put on it).
+ */
+export function useShortcuts(tab: Tab, setTab: (t: Tab) => void, filterRef: RefObject<HTMLInputElement | null>): (e: KeyboardEvent) => void {
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+      if (e.key === '/' && !typing) {
+        e.preventDefault();
+        filterRef.current?.focus();
+      } else if ((e.ctrlKey || e.metaKey) && /^[1-4]$/.test(e.key)) {
+        e.preventDefault();
+        setTab((TABS[Number(e.key) - 1] as { id: Tab }).id);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setTab, filterRef]);
+
+  return useCallback(
+    (e: KeyboardEvent) => {
+      const i = TABS.findIndex((t) => t.id === tab);
+      const n = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : null;
+      if (n === null) return;
+      const next = TABS[(n + TABS.length) % TABS.length] as { id: Tab };
+      setTab(next.id);
+      document.getElementById(`tab-${next.id}`)?.focus();
+    },
+    [tab, setTab],
+  );
+}

@@ -1,0 +1,281 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rename, rm, symlink } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { eventually, makeTree, uriOf } from '../support/fixtures.js';
+import { RawClient } from '../support/rawClient.js';
+import { startService } from '../support/service.js';
+import { CLI, connectSdkClient, runCli, type ShelfProcess,socketDir, startShelf } from '../support/shelfProcess.js';
+
+/**
+ * Each finding of the security review, reproduced against the real CLI (or
+ * the real service where only it can show the state), bounded in time.
+ */
+
+async function rssMiB(pid: number): Promise<number> {
+  return Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+}
+
+/** Worst latency of a bystander's small read, sampled every 20 ms while `during` runs. */
+async function worstLatency(bystander: RawClient, uri: string, during: Promise<unknown>): Promise<number> {
+  let worst = 0;
+  let done = false;
+  void during.finally(() => (done = true));
+  while (!done) {
+    const t = performance.now();
+    const r = await bystander.request('resources/read', { uri });
+    if (!r.result) throw new Error(`bystander read failed: ${JSON.stringify(r)}`);
+    worst = Math.max(worst, performance.now() - t);
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  return worst;
+}
+
+describe.runIf(process.platform === 'linux')('attacks from a socket client', () => {
+  let root: string;
+  let shelf: ShelfProcess;
+  let bystander: RawClient;
+
+  beforeAll(async () => {
+    root = await makeTree({ 'big.bin': Buffer.alloc(20 * 1024 * 1024, 0x41), 'small.txt': 'small', 'seven.bin': Buffer.alloc(7 * 1024 * 1024, 0xfe) });
+    shelf = await startShelf([root], ['--max-read-bytes', String(64 * 1024 * 1024)]);
+    bystander = await RawClient.initialized(shelf.socketPath);
+  });
+  afterAll(async () => {
+    bystander?.close();
+    expect(await shelf.stop()).toBe(0);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('a streamed read left unread plus a flood of bad lines freezes no one, and memory stays bounded', async () => {
+    const attacker = net.connect(shelf.socketPath);
+    await new Promise((r) => attacker.once('connect', r));
+    attacker.on('error', () => undefined);
+    attacker.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: uriOf(root, 'big.bin') } })}\n`);
+    await new Promise((r) => setTimeout(r, 200));
+    attacker.pause(); // never reads the 27 MiB reply…
+    const flood = (async () => {
+      const line = Buffer.from('x\n'.repeat(4096));
+      const until = Date.now() + 2000;
+      while (Date.now() < until && !attacker.destroyed) {
+        if (!attacker.write(line)) await new Promise((r) => setTimeout(r, 1)); // …and floods lines that are not JSON
+        else await new Promise((r) => setImmediate(r));
+      }
+    })();
+    const duringFlood = await worstLatency(bystander, uriOf(root, 'small.txt'), flood);
+    // Then it reads everything: whatever was held behind the reply goes out without starving anyone.
+    attacker.resume();
+    attacker.on('data', () => undefined);
+    const afterwards = await worstLatency(bystander, uriOf(root, 'small.txt'), new Promise((r) => setTimeout(r, 2000)));
+    attacker.destroy();
+    expect({ duringFlood, afterwards }).toEqual({ duringFlood: expect.any(Number), afterwards: expect.any(Number) });
+    expect(duringFlood, `during ${duringFlood} ms`).toBeLessThan(500);
+    expect(afterwards, `after ${afterwards} ms`).toBeLessThan(500);
+    expect(await rssMiB(shelf.proc.pid as number)).toBeLessThan(400);
+  }, 30_000);
+
+  it('a client that asks for sixteen 7 MiB tool reads at once and reads promptly gets all of them', async () => {
+    const client = await connectSdkClient(shelf.socketPath, 'heavy');
+    try {
+      const calls = Array.from({ length: 16 }, () => client.callTool({ name: 'read_resource', arguments: { uri: uriOf(root, 'seven.bin') } }));
+      const results = await Promise.all(calls);
+      for (const r of results) expect(r.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(shelf.stderr()).not.toMatch(/not reading its responses/);
+  }, 60_000);
+
+  it('long client strings are refused or cut: URIs, ids and client names', async () => {
+    const c = await RawClient.connect(shelf.socketPath);
+    try {
+      const huge = `file:///${'a'.repeat(3 * 1024 * 1024)}`;
+      const init = await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n'.repeat(1024 * 1024), version: '1' } });
+      expect(init.error).toMatchObject({ code: -32602 });
+      const sub = await c.request('resources/subscribe', { uri: huge });
+      expect(sub.error).toEqual({ code: -32602, message: 'Invalid params for resources/subscribe: uri: at most 8192 characters' });
+    } finally {
+      c.close();
+    }
+  });
+});
+
+describe('client strings kept by the service are bounded', () => {
+  it('a huge request id and a huge client name are kept cut, and forgotten with the connection', async () => {
+    const root = await makeTree({ 'a.txt': 'a' });
+    const svc = await startService({ sessionFolders: [root] });
+    try {
+      const socketPath = (await svc.service.getStatus()).socketPath;
+      const c = await RawClient.connect(socketPath);
+      const name = 'N'.repeat(500);
+      await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } });
+      const id = 'i'.repeat(2 * 1024 * 1024);
+      c.send({ jsonrpc: '2.0', id, method: 'ping' });
+      await c.waitFor((m) => m.id === id);
+      const clients = await svc.service.listClients();
+      expect(clients[0]?.name?.length).toBe(200);
+      await eventually(async () => (await svc.service.queryTraffic({ method: 'ping', limit: 10 })).length >= 2, 3000, 'the ping in the log');
+      for (const e of await svc.service.queryTraffic({ limit: 50 })) {
+        expect(String(e.id ?? '').length).toBeLessThanOrEqual(201);
+        expect((e.client ?? '').length).toBeLessThanOrEqual(210);
+      }
+      c.close();
+      await eventually(async () => (await svc.service.listClients()).length === 0, 3000, 'the client gone');
+    } finally {
+      await svc.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(process.platform === 'linux')('special files are never opened blocking', () => {
+  it('a FIFO named .gitignore (and one named like a data file) does not stop serve from starting or stopping', async () => {
+    const root = await makeTree({ 'a.txt': 'a', 'sub/b.txt': 'b' });
+    execFileSync('mkfifo', [path.join(root, 'sub', '.gitignore'), path.join(root, 'data'), path.join(root, '.gitignore')]);
+    const shelf = await startShelf([root]); // rejects after 20 s if serve never starts listening
+    try {
+      const c = await RawClient.initialized(shelf.socketPath);
+      const list = await c.request('resources/list', {});
+      expect((list.result as { resources: Array<{ name: string }> }).resources.map((r) => r.name)).toEqual(['a.txt', 'sub/b.txt']);
+      c.close();
+    } finally {
+      expect(await shelf.stop()).toBe(0);
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('the client config writer refuses a FIFO where the config file should be, at once', async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'home-'));
+    const dir = path.join(home, '.cursor');
+    await mkdir(dir);
+    execFileSync('mkfifo', [path.join(dir, 'mcp.json')]);
+    try {
+      const t = Date.now();
+      const run = await runCli(['config', 'cursor', '--socket', '/tmp/none.sock'], '', { HOME: home });
+      expect(Date.now() - t).toBeLessThan(10_000);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/not a regular file/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
+
+describe('a published folder swapped for a link', () => {
+  it('is treated as missing: the link’s target is never listed or read', async () => {
+    const parent = await makeTree({ 'docs/readme.md': 'mine' });
+    const elsewhere = await makeTree({ 'private.txt': 'not published' });
+    const docs = path.join(parent, 'docs');
+    const shelf = await startShelf([docs]);
+    const c = await RawClient.initialized(shelf.socketPath);
+    try {
+      await rename(docs, `${docs}.old`);
+      await symlink(elsewhere, docs);
+      await eventually(() => /now leads to/.test(shelf.stderr()), 5000, 'the swap to be noticed');
+      await new Promise((r) => setTimeout(r, 1500)); // several root checks later
+      const list = await c.request('resources/list', {});
+      expect((list.result as { resources: unknown[] }).resources).toEqual([]);
+      for (const uri of [uriOf(docs, 'private.txt'), uriOf(elsewhere, 'private.txt')]) {
+        expect((await c.request('resources/read', { uri })).error).toMatchObject({ code: -32602 });
+      }
+      // The real folder back in place is served again.
+      await rm(docs);
+      await rename(`${docs}.old`, docs);
+      await eventually(async () => ((await c.request('resources/list', {})).result as { resources: unknown[] }).resources.length === 1, 5000, 'served again');
+    } finally {
+      c.close();
+      await shelf.stop();
+      await rm(parent, { recursive: true, force: true });
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('HTTP with the token', () => {
+  it('a handshake the SDK rejects leaves nothing behind; a full session table makes room; a huge batch is refused', async () => {
+    const root = await makeTree({ 'a.txt': 'a' });
+    const svc = await startService({ sessionFolders: [root], http: { host: '127.0.0.1', port: 0, noAuth: true } });
+    const url = (await svc.service.getStatus()).httpUrl as string;
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } } };
+    try {
+      for (let i = 0; i < 30; i++) expect((await post(initialize, { accept: 'text/html' })).status).toBe(406);
+      expect((await svc.service.listClients()).length).toBe(0);
+      const first = await post(initialize);
+      expect(first.status).toBe(200);
+      const firstId = first.headers.get('mcp-session-id') as string;
+      for (let i = 0; i < 256; i++) expect((await post(initialize)).status).toBe(200); // one past the 256-session cap
+      const stale = await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': firstId });
+      expect(stale.status).toBe(404); // the idlest session made room
+      const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'resources/read', params: { uri: uriOf(root, 'a.txt') } }));
+      expect((await post(batch)).status).toBe(400);
+    } finally {
+      await svc.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('settings the server then refuses are not saved', async () => {
+    const svc = await startService();
+    try {
+      await expect(svc.service.updateSettings({ http: { enabled: true, host: '0.0.0.0', port: 0 } })).rejects.toThrow(/not applied/);
+      const saved = JSON.parse(await readFile(path.join(svc.dir, 'settings.json'), 'utf8').catch(() => '{}')) as { http?: { host?: string; enabled?: boolean } };
+      expect(saved.http?.host ?? '127.0.0.1').toBe('127.0.0.1');
+      expect((await svc.service.getSettings()).http.host).toBe('127.0.0.1');
+      expect((await svc.service.getStatus()).httpUrl).toBeNull();
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  it('a token given with MCP_SHELF_HTTP_TOKEN is used, never saved, and kept out of the command line', async () => {
+    const root = await makeTree({ 'a.txt': 'a' });
+    const dir = await socketDir();
+    const sock = path.join(dir, 's.sock');
+    const token = 'env-token-env-token-env-token-123';
+    const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, '--http', '0', root], { env: { ...process.env, MCP_SHELF_HTTP_TOKEN: token }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      await eventually(() => err.includes('listening on'), 10_000, 'serve to start');
+      expect(err).toContain(`HTTP bearer token: ${token}`);
+      const settings = await readFile(path.join(dir, 'settings.json'), 'utf8').catch(() => '');
+      expect(settings).not.toContain(token);
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      await rm(dir, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
+
+describe('secrets stay hidden, --show-hidden or not', () => {
+  it.each([[[] as string[]], [['--show-hidden', '--no-gitignore']]])('with %j', async (flags) => {
+    const secrets = [
+      'keys/app.jks', 'keys/release.keystore', 'putty.ppk', 'vault.kdbx', 'credentials.json', 'service-account-prod.json',
+      'infra/terraform.tfstate', 'infra/terraform.tfstate.backup', 'wallet.dat', 'private.asc', '.git-credentials',
+      '.docker/config.json', '.kube/config', '.pypirc', '.vault-token', '.bash_history', '.zsh_history', '.htpasswd',
+    ];
+    const files: Record<string, string> = { 'ok.txt': 'ok' };
+    for (const s of secrets) files[s] = 'secret';
+    const root = await makeTree(files);
+    const shelf = await startShelf([root], flags);
+    const c = await RawClient.initialized(shelf.socketPath);
+    try {
+      const list = await c.request('resources/list', {});
+      expect((list.result as { resources: Array<{ name: string }> }).resources.map((r) => r.name)).toEqual(['ok.txt']);
+      for (const s of secrets) expect((await c.request('resources/read', { uri: uriOf(root, s) })).error?.code, s).toBe(-32602);
+    } finally {
+      c.close();
+      await shelf.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { lstat, mkdtemp, readFile,rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { eventually, makeTree, uriOf } from '../support/fixtures.js';
+import { RawClient } from '../support/rawClient.js';
+import { CLI, runCli, socketDir, startShelf } from '../support/shelfProcess.js';
+
+let root: string;
+let tmp: string;
+
+beforeAll(async () => {
+  root = await makeTree({ 'a.txt': 'a' });
+  tmp = await socketDir();
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('mcp-shelf usage', () => {
+  it.each([[['--help']], [['serve', '--help']], [['connect', '--help']], [['serve', '-h']]])('%j prints help and exits 0', async (args) => {
+    const { code, stdout } = await runCli(args);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Usage/);
+  });
+
+  it.each([
+    ['an unknown flag', ['serve', '--bogus', '.'], /Unknown option '--bogus'/],
+    ['no folder', ['serve'], /at least one FOLDER/],
+    ['a missing folder', ['serve', '/definitely/not/here'], /Folder not found: \/definitely\/not\/here/],
+    ['a file as a folder', ['serve', 'FILE'], /Not a folder/],
+    ['a bad --max-read-bytes', ['serve', '--max-read-bytes', '12kb', '.'], /--max-read-bytes must be a whole number from 1/],
+    ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+    ['--ui-port without --ui', ['serve', '--ui-port', '8080', '.'], /--ui-port needs --ui/],
+    ['a bad --http', ['serve', '--http', 'localhost', '.'], /--http takes \[HOST:\]PORT/],
+    ['--http on a public address without the flag', ['serve', '--http', '0.0.0.0:0', '.'], /not a loopback address; add --http-allow-remote/],
+    ['--http-no-auth on a public address', ['serve', '--http', '0.0.0.0:0', '--http-no-auth', '--http-allow-remote', '.'], /only allowed on a loopback/],
+    ['--http-no-auth without --http', ['serve', '--http-no-auth', '.'], /need --http/],
+    ['a short --http-token', ['serve', '--http', '0', '--http-token', 'abc', '.'], /at least 16 characters/],
+    ['an unknown connect flag', ['connect', '--nope'], /Unknown option '--nope'/],
+  ])('%s: clear message on stderr, exit code 2', async (_name, args, message) => {
+    const real = args.map((a) => (a === 'FILE' ? path.join(root, 'a.txt') : a));
+    const { code, stderr, stdout } = await runCli([...real.slice(0, 1), ...(real[0] === 'serve' ? ['--socket', path.join(tmp, 'never.sock'), '--config-dir', tmp] : []), ...real.slice(1)]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
+  });
+});
+
+describe('mcp-shelf serve', () => {
+  it('listens on an owner-only socket and removes it on SIGTERM and SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const sock = path.join(tmp, `${signal}.sock`);
+      const shelf = await startShelf([root], [], { socketPath: sock });
+      const st = await lstat(sock);
+      expect(st.isSocket()).toBe(true);
+      expect(st.mode & 0o777).toBe(0o600);
+      expect(shelf.stderr()).toContain(`listening on ${sock}`);
+      expect(await shelf.stop(signal)).toBe(0);
+      await expect(lstat(sock)).rejects.toMatchObject({ code: 'ENOENT' });
+    }
+  });
+
+  it('uses a per-user default under XDG_RUNTIME_DIR in a 0700 folder', async () => {
+    const runtime = await mkdtemp(path.join(os.tmpdir(), 'xdg-'));
+    const proc = spawn(process.execPath, [CLI, 'serve', root], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const sock = path.join(runtime, 'mcp-shelf', 'shelf.sock');
+    await eventually(() => err.includes('listening on'), 10000, 'listening');
+    expect(err).toContain(sock);
+    expect((await stat(path.dirname(sock))).mode & 0o777).toBe(0o700);
+    expect((await lstat(sock)).mode & 0o777).toBe(0o600);
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+    await rm(runtime, { recursive: true, force: true });
+  });
+
+  it('replaces a stale socket file left by a killed server', async () => {
+    const sock = path.join(tmp, 'stale.sock');
+    const first = await startShelf([root], [], { socketPath: sock });
+    first.proc.kill('SIGKILL');
+    await new Promise((r) => first.proc.once('exit', r));
+    expect((await lstat(sock)).isSocket()).toBe(true); // left behind
+    const second = await startShelf([root], [], { socketPath: sock });
+    const c = await RawClient.initialized(sock);
+    expect((await c.request('resources/read', { uri: uriOf(root, 'a.txt') })).result).toBeDefined();
+    c.close();
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('refuses to clobber a live socket: the second instance exits 1, the first keeps serving', async () => {
+    const sock = path.join(tmp, 'live.sock');
+    const first = await startShelf([root], [], { socketPath: sock });
+    const { code, stderr } = await runCli(['serve', '--socket', sock, root]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Another MCP Shelf is already serving on/);
+    const c = await RawClient.initialized(sock);
+    expect((await c.request('ping')).result).toEqual({});
+    c.close();
+    expect(await first.stop()).toBe(0);
+  });
+
+  it('never deletes a file that is not a socket', async () => {
+    const notSock = path.join(tmp, 'precious.txt');
+    await writeFile(notSock, 'keep me');
+    const { code, stderr } = await runCli(['serve', '--socket', notSock, root]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/not a socket/);
+    expect(await readFile(notSock, 'utf8')).toBe('keep me');
+  });
+});
+
+describe('mcp-shelf connect', () => {
+  it('says nothing is listening and exits non-zero', async () => {
+    const { code, stderr, stdout } = await runCli(['connect', '--socket', path.join(tmp, 'nobody-home.sock')]);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/nothing is listening/);
+    expect(stdout).toBe('');
+  });
+
+  it('passes bytes as they come, both ways, without waiting for whole messages', async () => {
+    const sock = path.join(tmp, 'echo.sock');
+    const received: Buffer[] = [];
+    let peer: net.Socket | null = null;
+    const server = net.createServer((s) => {
+      peer = s;
+      s.on('data', (d: Buffer) => received.push(d));
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    const bridge = spawn(process.execPath, [CLI, 'connect', '--socket', sock], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    bridge.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    bridge.stdin.write('{"jsonrpc":"2.0","id":1,'); // half a message, no newline
+    await eventually(() => Buffer.concat(received).toString() === '{"jsonrpc":"2.0","id":1,', 5000, 'half a message at the server');
+    (peer as net.Socket | null)?.write('{"partial":');
+    await eventually(() => out === '{"partial":', 5000, 'half a message at the client');
+    const exited = new Promise<number | null>((r) => bridge.once('exit', r));
+    (peer as net.Socket | null)?.end();
+    expect(await exited).toBe(0); // the server closed: the bridge ends
+    server.close();
+  });
+
+  it('ends when its client closes stdin', async () => {
+    const sock = path.join(tmp, 'stdin.sock');
+    const shelf = await startShelf([root], [], { socketPath: sock });
+    const init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n';
+    const { code, stdout } = await runCli(['connect', '--socket', sock], init);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout.trim())).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
+    expect(await shelf.stop()).toBe(0);
+  });
+});

@@ -1,0 +1,108 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { configFilePath } from '../../electron/core/clientSetup/clientConfigFile.js';
+import { startService } from '../support/service.js';
+import { CLI, runCli } from '../support/shelfProcess.js';
+
+let home: string;
+const env = () => ({ HOME: home, XDG_CONFIG_HOME: '', APPDATA: '' });
+const config = (...args: string[]) => runCli(['config', ...args, '--socket', '/run/shelf.sock'], undefined, env());
+const expectedEntry = { command: process.execPath, args: [CLI, 'connect', '--socket', '/run/shelf.sock'] };
+
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'home-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('mcp-shelf config (one-click client setup, headless)', () => {
+  it('knows each client’s standard config location', () => {
+    const h = os.homedir();
+    expect(configFilePath('claude-desktop', {}, 'darwin')).toBe(path.join(h, 'Library/Application Support/Claude/claude_desktop_config.json'));
+    expect(configFilePath('claude-desktop', { APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32')).toBe(path.join('C:\\Users\\me\\AppData\\Roaming', 'Claude', 'claude_desktop_config.json'));
+    expect(configFilePath('vscode', {}, 'linux')).toBe(path.join(h, '.config/Code/User/mcp.json'));
+    expect(configFilePath('cursor', {}, 'darwin')).toBe(path.join(h, '.cursor/mcp.json'));
+  });
+
+  it('creates a new file with the entry', async () => {
+    const { code } = await config('claude-desktop');
+    expect(code).toBe(0);
+    const file = path.join(home, '.config/Claude/claude_desktop_config.json');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ mcpServers: { 'mcp-shelf': expectedEntry } });
+    expect(await readdir(path.dirname(file))).toEqual(['claude_desktop_config.json']); // nothing to back up
+  });
+
+  it('adds to an existing file, keeping other servers and keys, after a backup', async () => {
+    const file = path.join(home, '.cursor/mcp.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    const before = JSON.stringify({ theme: 'dark', mcpServers: { other: { command: 'other-server', args: ['--x'] } } }, null, 2);
+    await writeFile(file, before);
+    const { code, stderr } = await config('cursor');
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/added the mcp-shelf entry \(backup: .*mcp\.json\.bak-/);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ theme: 'dark', mcpServers: { other: { command: 'other-server', args: ['--x'] }, 'mcp-shelf': expectedEntry } });
+    const backups = (await readdir(path.dirname(file))).filter((f) => f.startsWith('mcp.json.bak-'));
+    expect(backups).toHaveLength(1);
+    expect(await readFile(path.join(path.dirname(file), backups[0] as string), 'utf8')).toBe(before);
+  });
+
+  it('updates an existing entry, and leaves an up-to-date one alone', async () => {
+    const file = path.join(home, '.config/Code/User/mcp.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    // VS Code's mcp.json is JSONC: comments and other entries must survive.
+    await writeFile(file, '{\n  // my servers\n  "servers": {\n    "mcp-shelf": { "type": "stdio", "command": "old-node", "args": [] },\n    "keep": { "type": "http", "url": "http://x" }\n  }\n}\n');
+    expect((await config('vscode')).stderr).toMatch(/updated the mcp-shelf entry/);
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('// my servers');
+    expect(text).toContain('"keep"');
+    expect(text).toContain(`"command": "${process.execPath}"`);
+    expect(text).not.toContain('old-node');
+    const again = await config('vscode');
+    expect(again.stderr).toMatch(/already up to date/);
+    expect((await readdir(path.dirname(file))).filter((f) => f.includes('.bak-'))).toHaveLength(1);
+  });
+
+  it('never overwrites a malformed file: exit 1, the error, and the snippet to paste', async () => {
+    const file = path.join(home, '.cursor/mcp.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, '{"mcpServers": {"a": ');
+    const { code, stderr } = await config('cursor');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/is not valid JSON .* it was left as it is/);
+    expect(stderr).toContain('"mcp-shelf"');
+    expect(await readFile(file, 'utf8')).toBe('{"mcpServers": {"a": ');
+    expect(await readdir(path.dirname(file))).toEqual(['mcp.json']);
+  });
+
+  it('--print shows the result and writes nothing; bad usage exits 2', async () => {
+    const { code, stdout } = await config('claude-desktop', '--print');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ mcpServers: { 'mcp-shelf': expectedEntry } });
+    await expect(readdir(path.join(home, '.config'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await runCli(['config', 'emacs'], undefined, env())).code).toBe(2);
+    expect((await runCli(['config'], undefined, env())).code).toBe(2);
+  });
+});
+
+describe('installClientConfig through the ShelfApi (the window’s “Add to …” buttons)', () => {
+  it('writes the entry with the service’s bridge command', async () => {
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    const svc = await startService();
+    try {
+      const result = await svc.service.installClientConfig('cursor');
+      expect(result).toMatchObject({ ok: true, action: 'added', file: path.join(home, '.cursor/mcp.json'), backup: null });
+      const written = JSON.parse(await readFile(path.join(home, '.cursor/mcp.json'), 'utf8'));
+      expect(written.mcpServers['mcp-shelf'].args).toEqual([CLI, 'connect', '--socket', svc.service.socketPath]);
+      await expect(svc.service.installClientConfig('notepad' as never)).rejects.toThrow(/Unknown client/);
+    } finally {
+      process.env.HOME = saved;
+      await svc.stop();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { listPackage, statFile } from '@electron/asar';
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+/**
+ * A stand-in for the Electron binary: no Electron can be downloaded here, so
+ * this file carries only the fuse wire electron-builder flips (the sentinel,
+ * wire version 1, eight fuses), which lets the check read the fuses back.
+ */
+function standInElectron(): Buffer {
+  return Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in for Electron: not a real binary" >&2; exit 1\n'), Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'), Buffer.from([1, 8]), Buffer.from('11111111')]);
+}
+
+describe('packaging check (electron-builder --linux dir with a stand-in Electron; not a run of Electron)', () => {
+  let work: string;
+  let unpacked: string;
+  let files: string[];
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), 'pack-'));
+    const dist = path.join(work, 'electron-dist');
+    await import('node:fs/promises').then((fs) => fs.mkdir(dist));
+    await writeFile(path.join(dist, 'electron'), standInElectron(), { mode: 0o755 });
+    await run(
+      path.join(ROOT, 'node_modules/.bin/electron-builder'),
+      ['--linux', 'dir', `-c.electronDist=${dist}`, '-c.npmRebuild=false', `-c.directories.output=${path.join(work, 'release')}`],
+      { cwd: ROOT, timeout: 240_000, env: { ...process.env, CI: 'true' } },
+    );
+    unpacked = path.join(work, 'release', 'linux-unpacked');
+    files = listPackage(path.join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((f) => f.split(path.sep).join('/'));
+  }, 300_000);
+
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('holds the built main, preload, renderer, CLI and bridge', () => {
+    for (const f of ['/package.json', '/out/main/main.js', '/out/preload/preload.cjs', '/out/renderer/index.html', '/dist/electron/cli.js', '/dist/electron/core/service/shelfService.js', '/out/bridge/mcp-shelf-bridge.cjs']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.some((f) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(true);
+  });
+
+  it('holds the production dependencies the code imports, and no development ones', () => {
+    const pkg = (name: string) => files.includes(`/node_modules/${name}/package.json`);
+    for (const dep of ['@modelcontextprotocol/server', '@modelcontextprotocol/core', '@modelcontextprotocol/node', 'chokidar', 'ignore', 'mime', 'file-type', 'ws', 'zod', 'write-file-atomic', 'env-paths', 'picomatch', 'jsonc-parser']) {
+      expect(pkg(dep), dep).toBe(true);
+    }
+    for (const dev of ['electron', 'vitest', 'vite', 'react', 'react-dom', '@playwright/test', 'typescript', 'eslint', 'electron-builder', 'highlight.js', '@modelcontextprotocol/inspector', '@modelcontextprotocol/conformance', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client']) {
+      expect(pkg(dev), dev).toBe(false);
+    }
+  });
+
+  it('holds nothing else: no sources, tests, e2e, scripts or build resources beyond the tray icon', () => {
+    const top = new Set(files.map((f) => f.split('/')[1]));
+    expect([...top].sort()).toEqual(['build', 'dist', 'node_modules', 'out', 'package.json']);
+    expect(files.filter((f) => f.startsWith('/build/') && f !== '/build' )).toEqual(['/build/icon.png']);
+    const own = files.filter((f) => !f.startsWith('/node_modules/'));
+    expect(own.filter((f) => /\.(ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(own.filter((f) => /(^|\/)(test|e2e|scripts|renderer\/src)(\/|$)|\.test\./.test(f))).toEqual([]);
+    const big = own.filter((f) => {
+      try {
+        const s = statFile(path.join(unpacked, 'resources', 'app.asar'), f.slice(1), false) as { size?: number };
+        return (s.size ?? 0) > 3 * 1024 * 1024;
+      } catch {
+        return false;
+      }
+    });
+    expect(big).toEqual([]);
+  });
+
+  it('unpacks the bridge so a plain Node (or the app in Node mode) runs it', async () => {
+    const bridge = path.join(unpacked, 'resources', 'app.asar.unpacked', 'out', 'bridge', 'mcp-shelf-bridge.cjs');
+    expect((await stat(bridge)).isFile()).toBe(true);
+    const res = await run(process.execPath, [bridge, 'connect', '--socket', path.join(work, 'nothing.sock')]).catch((e: { code: number; stderr: string }) => e);
+    expect(res).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot reach MCP Shelf') });
+    const help = await run(process.execPath, [bridge, 'connect', '--help']);
+    expect(help.stdout).toContain('Usage: mcp-shelf connect');
+  });
+
+  it('sets the Electron fuses: cookie encryption on, NODE_OPTIONS and inspect off, asar only with integrity, runAsNode kept for the bridge', async () => {
+    const wire = await getCurrentFuseWire(path.join(unpacked, 'mcp-shelf'));
+    const on = (o: FuseV1Options) => String.fromCharCode(wire[o] as unknown as number);
+    expect(on(FuseV1Options.RunAsNode)).toBe('1');
+    expect(on(FuseV1Options.EnableCookieEncryption)).toBe('1');
+    expect(on(FuseV1Options.EnableNodeOptionsEnvironmentVariable)).toBe('0');
+    expect(on(FuseV1Options.EnableNodeCliInspectArguments)).toBe('0');
+    expect(on(FuseV1Options.EnableEmbeddedAsarIntegrityValidation)).toBe('1');
+    expect(on(FuseV1Options.OnlyLoadAppFromAsar)).toBe('1');
+    const config = await readFile(path.join(ROOT, 'electron-builder.yml'), 'utf8');
+    expect(config).toMatch(/runAsNode: true\s*\n/);
+    expect(config).toMatch(/ELECTRON_RUN_AS_NODE=1/); // the config says why runAsNode stays on
+  });
+});

@@ -1,0 +1,116 @@
+import { rm } from 'node:fs/promises';
+
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { makeTree, uriOf } from '../support/fixtures.js';
+import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+
+describe('read-only tools that mirror the resources', () => {
+  let root: string;
+  let other: string;
+  let shelf: ShelfProcess;
+  let client: Client;
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+  beforeAll(async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 1200; i++) many[`many/f${String(i).padStart(4, '0')}.txt`] = `line one\nneedle ${i}\n`;
+    root = await makeTree({
+      'notes/todo.md': '# Todo\n\n- find the needle here\n- and nothing else\n',
+      'src/app.ts': 'export const NEEDLE = 1;\n',
+      '.env': 'needle=secret',
+      'image.bin': Buffer.from([0, 1, 2, 3]),
+      'big.txt': 'needle '.repeat(2000),
+      ...many,
+    });
+    other = await makeTree({ 'other.txt': 'a needle in another folder' });
+    shelf = await startShelf([root, other], ['--max-read-bytes', '4096']);
+    client = await connectSdkClient(shelf.socketPath);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await shelf?.stop();
+    await rm(root, { recursive: true, force: true });
+    await rm(other, { recursive: true, force: true });
+  });
+
+  it('lists three tools, each with a description and an input schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources']);
+    for (const t of tools) {
+      expect(t.description).toBeTruthy();
+      expect(t.inputSchema.type).toBe('object');
+    }
+  });
+
+  it('list_resources: by folder and glob, a page at a time, never the hidden files', async () => {
+    const onlyMd = await call('list_resources', { folder: root, glob: '**/*.md' });
+    expect((onlyMd.structuredContent as { resources: Array<{ name: string }> }).resources.map((r) => r.name)).toEqual(['notes/todo.md']);
+    const byName = await call('list_resources', { folder: other.split('/').pop() as string });
+    expect((byName.structuredContent as { resources: Array<{ name: string }> }).resources.map((r) => r.name)).toEqual(['other.txt']);
+    const first = await call('list_resources', {});
+    const page1 = first.structuredContent as { resources: Array<{ name: string }>; nextCursor?: string };
+    expect(page1.resources).toHaveLength(1000);
+    expect(page1.nextCursor).toBeTruthy();
+    // A model that sees only the text can go on: the text gives the cursor, and each file's full URI.
+    const text = (first.content[0] as { text: string }).text;
+    expect(text).toContain(`cursor "${page1.nextCursor}"`);
+    expect(text).toContain(`${uriOf(root, 'many/f0000.txt')}\ttext/plain\t`);
+    const second = (await call('list_resources', { cursor: page1.nextCursor })).structuredContent as { resources: Array<{ name: string }>; nextCursor?: string };
+    expect(second.resources.length).toBe(1205 - 1000); // 1,204 in one folder, 1 in the other
+    expect(second.nextCursor).toBeUndefined();
+    const all = [...page1.resources, ...second.resources].map((r) => r.name);
+    expect(all).not.toContain('.env');
+    expect(new Set(all).size).toBe(1205);
+    // Bad arguments are the model's to fix: an isError result it can read (SEP-1303), not a protocol error.
+    const notPublished = await call('list_resources', { folder: '/not/published' });
+    expect(notPublished.isError).toBe(true);
+    expect(notPublished.content).toEqual([{ type: 'text', text: 'Not a published folder: /not/published (-32602)' }]);
+    expect((await call('list_resources', { bogus: 1 })).isError).toBe(true);
+    await expect(call('no_such_tool', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: no_such_tool') });
+  });
+
+  it('read_resource: text as text, binary as an embedded resource with its blob', async () => {
+    const text = await call('read_resource', { uri: uriOf(root, 'src/app.ts') });
+    expect(text.content).toEqual([{ type: 'text', text: 'export const NEEDLE = 1;\n' }]);
+    const bin = await call('read_resource', { uri: uriOf(root, 'image.bin') });
+    expect(bin.content).toEqual([{ type: 'resource', resource: { uri: uriOf(root, 'image.bin'), mimeType: 'application/octet-stream', blob: 'AAECAw==' } }]);
+  });
+
+  it('read_resource: the same refusals and codes as resources/read', async () => {
+    for (const uri of [uriOf(root, '.env'), `${uriOf(root, '')}/../etc/passwd`, 'file:///etc/passwd', uriOf(root, 'missing.txt')]) {
+      const res = await call('read_resource', { uri });
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent).toEqual({ error: { code: -32602, message: 'Resource not found', data: { uri } } });
+    }
+    const big = await call('read_resource', { uri: uriOf(root, 'big.txt') });
+    expect(big.structuredContent).toMatchObject({ error: { code: 1004, data: { size: 14000, limit: 4096 } } });
+    expect(await call('read_resource', {})).toMatchObject({ isError: true, structuredContent: { error: { code: -32602 } } });
+  });
+
+  it('search_resources: file, line and snippet; bounded; never in hidden or oversized files', async () => {
+    const res = await call('search_resources', { query: 'NEEDLE', glob: '{notes,src}/**' });
+    const found = res.structuredContent as { matches: Array<{ uri: string; name: string; line: number; snippet: string }>; truncated: boolean };
+    expect(found.matches).toEqual([
+      { uri: uriOf(root, 'notes/todo.md'), name: 'notes/todo.md', line: 3, snippet: '- find the needle here' },
+      { uri: uriOf(root, 'src/app.ts'), name: 'src/app.ts', line: 1, snippet: 'export const NEEDLE = 1;' },
+    ]);
+    expect(found.truncated).toBe(false);
+    // The text names each match by its full URI: names alone are ambiguous across folders.
+    expect((res.content[0] as { text: string }).text).toContain(`${uriOf(root, 'src/app.ts')}:1: export const NEEDLE = 1;`);
+    const sensitive = (await call('search_resources', { query: 'NEEDLE', caseSensitive: true })).structuredContent as { matches: unknown[] };
+    expect(sensitive.matches).toHaveLength(1);
+    const bounded = (await call('search_resources', { query: 'needle', maxResults: 7 })).structuredContent as { matches: Array<{ name: string }>; truncated: boolean };
+    expect(bounded.matches).toHaveLength(7);
+    expect(bounded.truncated).toBe(true);
+    const all = (await call('search_resources', { query: 'needle', maxResults: 200, folder: other })).structuredContent as { matches: Array<{ name: string }> };
+    expect(all.matches.map((m) => m.name)).toEqual(['other.txt']);
+    const secret = (await call('search_resources', { query: 'secret' })).structuredContent as { matches: unknown[] };
+    expect(secret.matches).toEqual([]); // .env holds it, and .env is never published
+    expect((await call('search_resources', { query: '' })).isError).toBe(true);
+    expect((await call('search_resources', { query: 'x', maxResults: 5000 })).isError).toBe(true);
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+
+import { FolderRules } from '../../../../../electron/core/library/rules.js';
+
+const defaults = { showHidden: false, gitignore: true, extraIgnore: [] as string[] };
+
+describe('FolderRules', () => {
+  it('hides secrets always and dotfiles unless asked', () => {
+    const hidden = new FolderRules('/r', defaults);
+    const shown = new FolderRules('/r', { ...defaults, showHidden: true });
+    const secrets = ['.git/config', 'node_modules/x/index.js', 'a/.env', '.env.local', 'id_rsa', 'keys/id_ed25519.pub', 'cert.pem', 'a/b.key', '.ssh/config', '.aws/credentials', '.npmrc', '.netrc'];
+    for (const rel of secrets) {
+      expect(hidden.excludes(rel, false), rel).toBe(true);
+      expect(shown.excludes(rel, false), rel).toBe(true);
+    }
+    for (const dotfile of ['.prettierrc', 'a/.config/x.json', '.github/workflows/ci.yml']) {
+      expect(hidden.excludes(dotfile, false), dotfile).toBe(true);
+      expect(shown.excludes(dotfile, false), dotfile).toBe(false);
+    }
+    expect(hidden.excludes('src/index.ts', false)).toBe(false);
+    expect(hidden.excludes('.git', true)).toBe(true);
+  });
+
+  it('applies extra ignore patterns in gitignore syntax', () => {
+    const rules = new FolderRules('/r', { ...defaults, extraIgnore: ['*.log', 'build/'] });
+    expect(rules.excludes('a/b.log', false)).toBe(true);
+    expect(rules.excludes('build', true)).toBe(true);
+    expect(rules.excludes('build/x.js', false)).toBe(true);
+    expect(rules.excludes('src/build.ts', false)).toBe(false);
+  });
+});

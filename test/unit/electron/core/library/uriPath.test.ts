@@ -1,0 +1,102 @@
+import path from 'node:path';
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { isInside, joinRel, pathToUri, relativeBelow, relativeInside, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
+
+describe('isInside', () => {
+  it('compares by segments, not by string prefix', () => {
+    expect(isInside('/x/docs', '/x/docs/a.txt')).toBe(true);
+    expect(isInside('/x/docs', '/x/docs')).toBe(true);
+    expect(isInside('/x/docs', '/x/docs_evil/a.txt')).toBe(false);
+    expect(isInside('/x/docs', '/x/docs /a.txt')).toBe(false);
+    expect(isInside('/x/docs', '/x/docs"/a.txt')).toBe(false);
+    expect(isInside('/x/docs', '/x')).toBe(false);
+    expect(isInside('/', '/etc/passwd')).toBe(true);
+  });
+});
+
+describe('uriToPath', () => {
+  it('maps plain and percent-encoded file URLs', () => {
+    expect(uriToPath('file:///x/docs/a.txt')).toBe('/x/docs/a.txt');
+    expect(uriToPath('file:///x/docs/with%20space.txt')).toBe('/x/docs/with space.txt');
+    expect(uriToPath('file:///x/docs/%C3%A9t%C3%A9.md')).toBe('/x/docs/été.md');
+    expect(uriToPath('file://localhost/x/a.txt')).toBe('/x/a.txt');
+  });
+
+  it('round-trips with pathToUri, spaces and unicode included', () => {
+    for (const p of ['/x/a b.txt', '/x/日本/ファイル.txt', '/x/100%.txt', '/x/#hash?.txt']) {
+      expect(uriToPath(pathToUri(p))).toBe(p);
+    }
+  });
+
+  it.each([
+    ['dot-dot', 'file:///x/docs/../etc/passwd'],
+    ['encoded dot-dot', 'file:///x/docs/%2e%2e/etc/passwd'],
+    ['upper-case encoded dot-dot', 'file:///x/docs/%2E%2E/etc/passwd'],
+    ['dot-dot then encoded slash', 'file:///x/docs/..%2Fetc/passwd'],
+    ['double-encoded dot-dot', 'file:///x/docs/%252e%252e/etc/passwd'],
+    ['encoded slash', 'file:///x/docs%2F..%2Fetc/passwd'],
+    ['NUL', 'file:///x/docs/a.txt%00.md'],
+    ['raw NUL', 'file:///x/docs/a.txt\0'],
+    ['single dot', 'file:///x/./docs/a.txt'],
+    ['remote host', 'file://evil.example/x/a.txt'],
+    ['query', 'file:///x/a.txt?x=1'],
+    ['fragment', 'file:///x/a.txt#frag'],
+    ['http', 'http://localhost/x/a.txt'],
+    ['not a URL', 'not a url'],
+    ['empty', ''],
+    ['relative', 'file:a.txt'],
+  ])('refuses %s', (_name, uri) => {
+    expect(uriToPath(uri)).toBeNull();
+  });
+
+  it('never maps a generated URI outside the folder to a path inside it', () => {
+    const root = '/srv/pub/docs';
+    const segment = fc.oneof(
+      fc.constantFrom('..', '.', '%2e%2e', '%2E.', '..%2F', '%252e%252e', 'docs', 'docs_evil', 'docs ', 'docs"', '', '%00', 'a', '%2F', '\\..'),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segs) => {
+        const uri = `file:///srv/pub/${segs.join('/')}`;
+        const p = uriToPath(uri);
+        if (p === null) return true;
+        // Whatever maps, maps to exactly its literal segments: no dot segment survives
+        // and a path is inside only when its literal spelling is.
+        expect(path.normalize(p).replace(/\/+$/, '')).toBe(p.replace(/\/+$/, ''));
+        if (isInside(root, p)) expect(relativeInside(root, p).split('/')).not.toContain('..');
+        return true;
+      }),
+      { seed: 20261130, numRuns: 5000 },
+    );
+  });
+});
+
+describe('the fast paths agree with the slow ones', () => {
+  const root = path.resolve('/tmp/shelf root/ünï');
+  const rootUri = pathToUri(root).replace(/\/$/, '');
+  const segment = fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/),
+    fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !s.includes('/') && !s.includes('\0')),
+    fc.constantFrom('.', '..', 'a b', '#x', '?q', '%41', 'é', '漢字', 'x.md', '.hidden'),
+  );
+  const rel = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+
+  it('uriUnder is what pathToFileURL makes of the joined path', () => {
+    fc.assert(fc.property(rel, (r) => uriUnder(root, rootUri, r) === pathToUri(joinRel(root, r))), { seed: 7, numRuns: 2000 });
+  });
+
+  it('joinRel is path.join, and relativeBelow inverts it for paths below the root', () => {
+    fc.assert(
+      fc.property(rel, (r) => {
+        const joined = joinRel(root, r);
+        expect(joined).toBe(path.join(root, ...r.split('/')));
+        const back = relativeBelow(root, joined);
+        expect(back).toBe(isInside(root, joined) && joined !== root ? relativeInside(root, joined) : null);
+      }),
+      { seed: 7, numRuns: 2000 },
+    );
+  });
+});
