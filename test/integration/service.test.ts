@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { dispatch } from '../../electron/core/service/dispatch.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectSdkClient, runCli, socketDir } from '../support/shelfProcess.js';
@@ -52,8 +53,11 @@ describe('ShelfService on real folders', () => {
   it('applies folder options live (hidden files, .gitignore-style extra patterns)', async () => {
     await svc.service.setFolderOptions(a, { showHidden: true, extraIgnore: ['*.log'] });
     await eventually(async () => JSON.stringify(await names()) === JSON.stringify(['.hidden', 'one.txt', 'two.md']), 3000, 'options applied');
-    await expect(svc.service.setFolderOptions(a, { bogus: true } as never)).rejects.toThrow(/Invalid folder options/);
-    await expect(svc.service.setFolderOptions(a, { extraIgnore: 'x' } as never)).rejects.toThrow(/Invalid folder options/);
+    // Arguments are checked where both hosts call in (dispatch), against the method's schema.
+    await expect(dispatch(svc.service, 'setFolderOptions', [a, { bogus: true }])).rejects.toThrow(/Invalid folder options/);
+    await expect(dispatch(svc.service, 'setFolderOptions', [a, { extraIgnore: 'x' }])).rejects.toThrow(/Invalid folder options: extraIgnore/);
+    await expect(dispatch(svc.service, 'setFolderEnabled', [a, 'yes'])).rejects.toThrow(/Invalid arguments for setFolderEnabled/);
+    await expect(dispatch(svc.service, 'installClientConfig', ['notepad'])).rejects.toThrow(/Invalid arguments for installClientConfig/);
   });
 
   it('disables and enables a folder without forgetting it', async () => {

@@ -32,7 +32,6 @@ import type { HttpEndpoint } from '../transport/httpServer.js';
 import { defaultSocketPath, prepareSocketDir } from '../transport/socketPath.js';
 import { type ListeningSocket,listenSocket } from '../transport/socketServer.js';
 import { VERSION } from '../version.js';
-import { FolderOptionsPatchSchema, parseTrafficQuery } from './apiSchemas.js';
 import { type BridgeCommand,clientConfigs } from './clientConfigs.js';
 
 export interface ServiceOptions {
@@ -287,7 +286,6 @@ export class ShelfService implements ShelfMethods {
   }
 
   async addFolders(paths: string[]): Promise<AddFoldersResult> {
-    if (!Array.isArray(paths)) throw new Error('addFolders expects a list of paths');
     const result: AddFoldersResult = { added: [], refused: [] };
     for (const raw of paths) {
       if (typeof raw !== 'string' || raw.trim() === '' || raw.includes('\0')) {
@@ -337,7 +335,6 @@ export class ShelfService implements ShelfMethods {
 
   async setFolderEnabled(folderPath: string, enabled: boolean): Promise<FolderInfo> {
     const f = this.find(folderPath);
-    if (typeof enabled !== 'boolean') throw new Error('enabled must be true or false');
     if (enabled !== f.options.enabled) {
       f.options.enabled = enabled;
       if (enabled) await this.publish(f, true);
@@ -353,9 +350,7 @@ export class ShelfService implements ShelfMethods {
 
   async setFolderOptions(folderPath: string, options: Partial<Omit<FolderOptions, 'enabled'>>): Promise<FolderInfo> {
     const f = this.find(folderPath);
-    const next = FolderOptionsPatchSchema.safeParse(options ?? {});
-    if (!next.success) throw new Error(`Invalid folder options: ${next.error.issues[0]?.message ?? 'malformed'}`);
-    f.options = { ...f.options, ...next.data };
+    f.options = { ...f.options, ...options };
     if (f.published) f.published = await this.library.reconfigure(f.path, ruleOptions(f.options));
     if (f.saved) await this.persist();
     this.foldersChanged();
@@ -465,7 +460,7 @@ export class ShelfService implements ShelfMethods {
   }
 
   async queryTraffic(query: TrafficQuery): Promise<TrafficEntry[]> {
-    return this.traffic.query(parseTrafficQuery(query));
+    return this.traffic.query(query);
   }
 
   async clearTraffic(): Promise<void> {
@@ -473,7 +468,7 @@ export class ShelfService implements ShelfMethods {
   }
 
   async exportTraffic(query: TrafficQuery): Promise<string> {
-    return this.traffic.exportJsonLines(parseTrafficQuery(query));
+    return this.traffic.exportJsonLines(query);
   }
 
   async clientConfigs(): Promise<ClientConfigSnippet[]> {

@@ -31,13 +31,16 @@ describe('ShelfApi contract symmetry', () => {
       }
       await expect(dispatch(svc.service, 'listFolders', 'not-an-array')).rejects.toThrow(/array/);
       await expect(dispatch(svc.service, 'listFolders', [])).resolves.toEqual([]);
-      // Arguments are validated by the service, whichever host delivered them.
+      // Arguments are checked against each method's schema in dispatch, whichever host delivered them.
       await expect(dispatch(svc.service, 'queryTraffic', [{ limit: 'all' }])).rejects.toThrow(/Invalid traffic query/);
       await expect(dispatch(svc.service, 'queryTraffic', [{ evil: true }])).rejects.toThrow(/Invalid traffic query/);
       await expect(dispatch(svc.service, 'queryTraffic', [{ method: null, limit: 5 }])).resolves.toEqual([]);
-      await expect(dispatch(svc.service, 'setFolderEnabled', ['/nope', 'yes'])).rejects.toThrow(/Not a published folder/);
-      await expect(dispatch(svc.service, 'addFolders', ['not-a-list'])).rejects.toThrow(/list of paths/);
-      await expect(dispatch(svc.service, 'updateSettings', [{ log: { maxEntries: -5 } }])).rejects.toThrow(/Invalid setting/);
+      await expect(dispatch(svc.service, 'setFolderEnabled', ['/nope', 'yes'])).rejects.toThrow(/Invalid arguments for setFolderEnabled: 1: /);
+      await expect(dispatch(svc.service, 'setFolderEnabled', ['/nope', true])).rejects.toThrow(/Not a published folder/);
+      await expect(dispatch(svc.service, 'addFolders', ['not-a-list'])).rejects.toThrow(/Invalid arguments for addFolders/);
+      await expect(dispatch(svc.service, 'updateSettings', [{ log: { maxEntries: -5 } }])).rejects.toThrow(/Invalid settings: log.maxEntries/);
+      await expect(dispatch(svc.service, 'listResources', ['/nope', null])).rejects.toThrow(/Not a published folder/);
+      await expect(dispatch(svc.service, 'removeFolder', [])).rejects.toThrow(/Invalid arguments for removeFolder/);
     } finally {
       await svc.stop();
     }

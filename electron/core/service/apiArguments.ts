@@ -1,0 +1,98 @@
+import * as z from 'zod';
+
+import type { ShelfMethodName, TrafficQuery } from '../../../shared/shelfApi.js';
+
+/**
+ * The arguments of every ShelfApi method, one schema per method, keyed by
+ * name: a method missing here does not compile. Both hosts (Electron IPC and
+ * the web host's WebSocket) call through `dispatch`, which checks the
+ * arguments here before the service sees them, so the service's methods
+ * receive well-formed values. Over the WebSocket an absent argument arrives
+ * as null: `nullish` takes both.
+ */
+
+const path = z.string().min(1, 'a path is required').max(4096).refine((p) => !p.includes('\0'), 'a path cannot hold a NUL byte');
+
+/** What the window may change on a folder; anything else is refused. */
+const FolderOptionsPatch = z
+  .object({
+    showHidden: z.boolean(),
+    gitignore: z.boolean(),
+    extraIgnore: z.array(z.string().min(1).max(1000)).max(500),
+  })
+  .partial()
+  .strict();
+
+/** A traffic query as the window sends it; nulls count as absent. */
+const TrafficQueryArg = z
+  .object({
+    connectionId: z.number().int().nullish(),
+    method: z.string().max(200).nullish(),
+    errorsOnly: z.boolean().nullish(),
+    text: z.string().max(1000).nullish(),
+    afterSeq: z.number().int().nullish(),
+    limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullish(),
+  })
+  .strict()
+  .nullish()
+  .transform((q) => Object.fromEntries(Object.entries(q ?? {}).filter(([, v]) => v !== null && v !== undefined)) as TrafficQuery);
+
+/** Settings the window may change; the service checks the merged result against the settings schema. */
+const SettingsPatchArg = z
+  .object({
+    maxReadBytes: z.number().int().positive(),
+    socketPath: z.string().min(1).max(4096).nullable(),
+    tools: z.boolean(),
+    log: z.object({ maxEntries: z.number().int().positive(), maxBytes: z.number().int().positive() }).partial().strict(),
+    http: z
+      .object({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535), token: z.string().min(16).max(512).nullable() })
+      .partial()
+      .strict(),
+  })
+  .partial()
+  .strict();
+
+const none = z.tuple([]);
+
+export const API_ARGUMENTS = {
+  hostInfo: none,
+  listFolders: none,
+  // Entries that are not paths are refused one by one in the result, so one bad entry does not sink the rest.
+  addFolders: z.tuple([z.array(z.unknown()).max(1000, 'at most 1000 folders at once')]),
+  removeFolder: z.tuple([path]),
+  setFolderEnabled: z.tuple([path, z.boolean()]),
+  setFolderOptions: z.tuple([path, FolderOptionsPatch]),
+  pickFolders: none,
+  listResources: z.tuple([path, z.string().max(16384).nullish()]),
+  readResource: z.tuple([z.string().max(16384)]),
+  getStatus: none,
+  listClients: none,
+  getSettings: none,
+  updateSettings: z.tuple([SettingsPatchArg]),
+  queryTraffic: z.tuple([TrafficQueryArg]),
+  clearTraffic: none,
+  exportTraffic: z.tuple([TrafficQueryArg]),
+  clientConfigs: none,
+  installClientConfig: z.tuple([z.enum(['claude-desktop', 'cursor', 'vscode'])]),
+} satisfies Record<ShelfMethodName, z.ZodType<unknown[]>>;
+
+/** What a method's arguments are called in error messages. */
+const ARGUMENT_NAMES: Partial<Record<ShelfMethodName, string>> = {
+  setFolderOptions: 'folder options',
+  queryTraffic: 'traffic query',
+  exportTraffic: 'traffic query',
+  updateSettings: 'settings',
+};
+
+/** The method's arguments, checked; throws "Invalid <what>: <where> <problem>". */
+export function checkArguments(method: ShelfMethodName, args: unknown[]): unknown[] {
+  const schema = API_ARGUMENTS[method] as z.ZodType<unknown[]>;
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  // Paths start with the argument's position; an argument with a name of its own drops it.
+  const named = ARGUMENT_NAMES[method] !== undefined;
+  const at = issue ? (named ? issue.path.slice(1) : issue.path) : [];
+  const where = at.length > 0 ? `${at.join('.')}: ` : '';
+  throw new Error(`Invalid ${ARGUMENT_NAMES[method] ?? `arguments for ${method}`}: ${where}${issue?.message ?? 'malformed'}`);
+}
