@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { configFilePath } from '../../electron/core/clientSetup/clientConfigFile.js';
+import { dispatch } from '../../electron/core/service/dispatch.js';
 import { startService } from '../support/service.js';
 import { CLI, runCli } from '../support/shelfProcess.js';
 
@@ -99,7 +100,7 @@ describe('installClientConfig through the ShelfApi (the window’s “Add to …
       expect(result).toMatchObject({ ok: true, action: 'added', file: path.join(home, '.cursor/mcp.json'), backup: null });
       const written = JSON.parse(await readFile(path.join(home, '.cursor/mcp.json'), 'utf8'));
       expect(written.mcpServers['mcp-shelf'].args).toEqual([CLI, 'connect', '--socket', svc.service.socketPath]);
-      await expect(svc.service.installClientConfig('notepad' as never)).rejects.toThrow(/Unknown client/);
+      await expect(dispatch(svc.service, 'installClientConfig', ['notepad'])).rejects.toThrow(/Invalid arguments for installClientConfig/);
     } finally {
       process.env.HOME = saved;
       await svc.stop();

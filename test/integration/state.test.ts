@@ -41,7 +41,7 @@ describe('watcher exhaustion', () => {
 describe('settings survive SIGKILL mid-write', () => {
   it('is always the old or the new complete file, never a torn one', async () => {
     const dir = await socketDir();
-    const store = path.resolve('dist/electron/settings/settingsStore.js');
+    const store = path.resolve('dist/electron/core/settings/settingsStore.js');
     // A writer that saves as fast as it can, each time a different folder list.
     const script = `
       import { SettingsStore, defaultSettings } from ${JSON.stringify(store)};
