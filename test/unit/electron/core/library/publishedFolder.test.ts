@@ -1,0 +1,68 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { type FolderChange, PublishedFolder } from '../../../../../electron/core/library/publishedFolder.js';
+import { eventually, makeTree } from '../../../../support/fixtures.js';
+
+const RULES = { showHidden: false, gitignore: true, extraIgnore: [] };
+
+describe('PublishedFolder', () => {
+  const stops: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const s of stops.splice(0).reverse()) await s();
+  });
+  const open = async (files: Record<string, string>) => {
+    const root = await makeTree(files);
+    const changes: FolderChange[] = [];
+    const states: string[] = [];
+    const folder = new PublishedFolder(1, root, RULES, { onChange: (_f, c) => changes.push(c), onState: (_f, m) => states.push(m) });
+    stops.push(() => rm(root, { recursive: true, force: true }), () => folder.stop());
+    await folder.start();
+    return { root, folder, changes, states };
+  };
+
+  it('indexes regular files under its rules, in code-unit order', async () => {
+    const { folder } = await open({ 'b.md': 'b', 'a.txt': 'a', '.hidden': 'h', 'node_modules/x.js': 'x', 'ignored.log': 'l', '.gitignore': '*.log\n' });
+    expect(folder.sortedPaths()).toEqual(['a.txt', 'b.md']);
+    expect(folder.get('a.txt')).toMatchObject({ rel: 'a.txt', size: 1, mimeType: 'text/plain' });
+    expect(folder.state).toBe('watching');
+    expect(folder.fileCount).toBe(2);
+  });
+
+  it('reports files that come, change and go', async () => {
+    const { root, folder, changes } = await open({ 'a.txt': 'a' });
+    await writeFile(path.join(root, 'b.txt'), 'b');
+    await eventually(() => folder.get('b.txt') !== undefined, 5000, 'b.txt indexed');
+    await rm(path.join(root, 'a.txt'));
+    await eventually(() => folder.get('a.txt') === undefined, 5000, 'a.txt gone');
+    const all = { added: changes.flatMap((c) => c.added), removed: changes.flatMap((c) => c.removed) };
+    expect(all.added).toContain('b.txt');
+    expect(all.removed).toContain('a.txt');
+  });
+
+  it('a root that disappears stops being served and comes back when it returns', async () => {
+    const { root, folder, states } = await open({ 'a.txt': 'a' });
+    await rename(root, `${root}-away`);
+    await eventually(() => folder.state === 'missing', 5000, 'missing');
+    expect(folder.fileCount).toBe(0);
+    await rename(`${root}-away`, root);
+    await eventually(() => folder.state === 'watching' && folder.fileCount === 1, 5000, 'served again');
+    expect(states.some((s) => /missing/.test(s))).toBe(true);
+  });
+
+  it('a root replaced by a different place under the same path is not served', async () => {
+    const { root, folder } = await open({ 'a.txt': 'a' });
+    const elsewhere = await makeTree({ 'secret.txt': 's' });
+    stops.push(() => rm(elsewhere, { recursive: true, force: true }));
+    await rename(root, `${root}-old`);
+    await mkdir(path.dirname(root), { recursive: true });
+    const { symlink } = await import('node:fs/promises');
+    await symlink(elsewhere, root);
+    await eventually(() => folder.state === 'missing' && /now leads to/.test(folder.error ?? ''), 5000, 'refused as leading elsewhere');
+    expect(folder.get('secret.txt')).toBeUndefined();
+    await rm(root);
+    await rename(`${root}-old`, root);
+  });
+});
