@@ -114,7 +114,7 @@ export class ConnectionHub {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
       screen: (request) => screenRequest(request, { envelope: true }),
-      fastPath: readFastPath(this.library, () => connection.era, () => tools),
+      intercept: readFastPath(this.library, () => connection.era, () => tools),
     });
     handle = serveStdio(
       ({ era }) => {

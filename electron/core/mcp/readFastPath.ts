@@ -1,13 +1,13 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { Library } from '../library/library.js';
-import type { FastPath, FastReply } from '../transport/socketTransport.js';
+import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
 import { readParams } from './requestParams.js';
 import { SERVER_INFO } from './shelfServer.js';
 import { readToolResult, readToolUri, toolError } from './shelfTools.js';
 
 /** The error response the SDK would build from a thrown error (same code, message and data). */
-function errorReply(err: unknown): FastReply {
+function errorReply(err: unknown): InterceptedReply {
   const e = err as { code?: unknown; message?: unknown; data?: unknown };
   const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : ErrorCodes.internalError;
   const message = typeof e.message === 'string' && e.message !== '' ? e.message : 'Internal error';
@@ -17,7 +17,7 @@ function errorReply(err: unknown): FastReply {
 const MODERN_SUFFIX = modernResultSuffix(SERVER_INFO);
 const MODERN_FIELDS = JSON.parse(`{${MODERN_SUFFIX.slice(1)}}`) as Record<string, unknown>;
 
-async function readResource(library: Library, params: unknown, era: Era): Promise<FastReply> {
+async function readResource(library: Library, params: unknown, era: Era): Promise<InterceptedReply> {
   const parsed = readParams(params);
   if (typeof parsed === 'string') return { error: { code: ErrorCodes.invalidParams, message: parsed } };
   const suffix = era === 'modern' ? MODERN_SUFFIX : '';
@@ -50,7 +50,7 @@ async function readResource(library: Library, params: unknown, era: Era): Promis
  * streamed, so a client asking for many large files at once has one of
  * them in memory at a time, not all.
  */
-async function readTool(library: Library, uri: string, era: Era): Promise<FastReply> {
+async function readTool(library: Library, uri: string, era: Era): Promise<InterceptedReply> {
   const suffix = era === 'modern' ? MODERN_SUFFIX : '';
   const fields = era === 'modern' ? MODERN_FIELDS : {};
   try {
@@ -90,7 +90,7 @@ async function readTool(library: Library, uri: string, era: Era): Promise<FastRe
  * unknown revision, a 2025 request on a modern connection — goes to the
  * SDK, which owns those answers.
  */
-export function readFastPath(library: Library, eraOf: () => Era | null, tools: () => boolean): FastPath {
+export function readFastPath(library: Library, eraOf: () => Era | null, tools: () => boolean): Interceptor {
   return (message) => {
     const toolUri =
       message.method === 'tools/call' && tools() && (message.params as { name?: unknown } | undefined)?.name === 'read_resource'

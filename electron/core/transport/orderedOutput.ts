@@ -1,0 +1,218 @@
+import type { Socket } from 'node:net';
+
+import type { InputGate } from './inputGate.js';
+
+/**
+ * Sees every message on the wire, both ways, with its size in bytes and, when
+ * the transport has it, its JSON text (so the log need not stringify again).
+ */
+export interface WireObserver {
+  /** `message` is null when the line was not JSON; `text` then holds it. */
+  incoming(message: unknown, bytes: number, text?: string): void;
+  /** `preview` says `text` already stands for a message too large to keep (a streamed reply). */
+  outgoing(message: unknown, bytes: number, text?: string, preview?: boolean): void;
+}
+
+/** A reply whose one long string (a file's text or base64) is written piece by piece. */
+export interface StreamedReply {
+  /** The result's JSON up to and including the long string's opening quote. */
+  head: string;
+  /** The string's content as UTF-8 bytes, JSON-escaped, in order. */
+  body: AsyncIterable<Buffer>;
+  /** From the string's closing quote to the end of the result. */
+  tail: string;
+  /** The result as the traffic log keeps it (with a preview of the string), once it is sent. */
+  logged(): unknown;
+  /** Releases what the body holds; called whether or not it was sent. */
+  close(): void;
+}
+
+export interface OrderedOutputOptions {
+  observer?: WireObserver;
+  /** Unsent output above this means the client stopped reading: the connection is closed. */
+  maxPendingWriteBytes: number;
+  /** Output stuck this long (the client reads nothing) closes the connection. */
+  stallTimeoutMs: number;
+  /** Told why a connection was cut (for logs). */
+  onProtocolError?: (message: string) => void;
+  /** The client took its output after backpressure: queued requests may go on. */
+  onDrain: () => void;
+}
+
+/**
+ * Output held behind a streamed reply past this stops the connection's input
+ * until the reply is out: replies to a flood of bad lines (which hold no
+ * request slot) must not pile up, nor their parsing starve other clients.
+ */
+const HELD_PAUSE_BYTES = 1024 * 1024;
+/** Held lines written in one turn of the event loop. */
+const LINES_PER_TURN = 256;
+
+type Held = { line: unknown; json: string } | { startStream: () => void };
+
+/**
+ * One connection's output, in order: whole lines, and streamed replies whose
+ * long string is written piece by piece with backpressure while everything
+ * else waits behind them (lines never interleave). A client that stops
+ * reading pauses its own input, and is cut off past a bound or a stall.
+ */
+export class OrderedOutput {
+  /** While a streamed reply is being written, other output waits in `held`. */
+  private streaming = false;
+  private readonly held: Held[] = [];
+  private heldAt = 0;
+  /** Bytes of the lines in `held`. */
+  private heldBytes = 0;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly gate: InputGate,
+    private readonly options: OrderedOutputOptions,
+  ) {}
+
+  private get live(): boolean {
+    return !this.socket.destroyed && this.socket.writable;
+  }
+
+  private cut(reason: string): void {
+    this.options.onProtocolError?.(`${reason}; connection closed`);
+    this.socket.destroy();
+  }
+
+  /** Writes one message as a line; `json` is its text when already made. False when the connection is gone. */
+  writeLine(message: unknown, json = JSON.stringify(message)): boolean {
+    if (!this.live) return false;
+    if (this.streaming) {
+      this.held.push({ line: message, json });
+      this.heldBytes += json.length;
+      if (this.heldBytes > this.options.maxPendingWriteBytes) {
+        this.cut('client is not reading its responses');
+        return false;
+      }
+      if (this.heldBytes > HELD_PAUSE_BYTES) this.gate.pause('held');
+      return true;
+    }
+    const line = `${json}\n`;
+    this.options.observer?.outgoing(message, Buffer.byteLength(line), json);
+    const backlog = this.socket.writableLength;
+    const ok = this.socket.write(line);
+    // Output the client has not taken yet, before this message: a client that
+    // stopped reading is cut off; one large reply alone never is (and large
+    // file reads are streamed one at a time, so a client that asks for many
+    // never piles them up).
+    if (backlog > this.options.maxPendingWriteBytes) {
+      this.cut('client is not reading its responses');
+      return false;
+    }
+    if (!ok && !this.gate.has('backpressure')) this.awaitDrain();
+    return true;
+  }
+
+  /**
+   * Backpressure: no new requests are taken until the client reads what it
+   * has; a client that reads nothing for the stall timeout is cut off.
+   */
+  private awaitDrain(): void {
+    this.gate.pause('backpressure');
+    const stall = setTimeout(() => this.cut('client stopped reading its responses'), this.options.stallTimeoutMs);
+    stall.unref();
+    // Both listeners go once either fires: a close listener left behind per
+    // drain held its timer and closure until the connection ended (a leak
+    // of ~200 timers a second under the soak's load).
+    const onClose = () => clearTimeout(stall);
+    this.socket.once('close', onClose);
+    this.socket.once('drain', () => {
+      clearTimeout(stall);
+      this.socket.off('close', onClose);
+      this.gate.resume('backpressure');
+      this.options.onDrain();
+    });
+  }
+
+  /**
+   * Writes one reply whose long string arrives in pieces, waiting for the
+   * socket to drain between them, so memory holds a chunk, not the file.
+   * `prefix` opens the JSON-RPC envelope up to the result.
+   */
+  async writeStreamed(prefix: string, reply: StreamedReply, logged: (result: unknown) => unknown): Promise<void> {
+    if (this.streaming) await new Promise<void>((startStream) => this.held.push({ startStream }));
+    this.streaming = true; // set before any await, so other output queues behind this line
+    let bytes = 0;
+    const put = async (chunk: Buffer) => {
+      if (!this.live) throw new Error('Connection closed');
+      bytes += chunk.length;
+      if (!this.socket.write(chunk)) await this.drained();
+    };
+    try {
+      await put(Buffer.from(`${prefix}${reply.head}`));
+      for await (const piece of reply.body) await put(piece);
+      await put(Buffer.from(`${reply.tail}}\n`));
+      const message = logged(reply.logged());
+      this.options.observer?.outgoing(message, bytes, JSON.stringify(message), true);
+    } catch (err) {
+      // Half a line is on the wire and cannot be taken back: the connection ends.
+      if (!this.socket.destroyed) this.cut((err as Error).message);
+    } finally {
+      reply.close();
+      this.releaseHeld();
+    }
+  }
+
+  /** Resolves once the socket drained; fails if it closes or the client reads nothing for the stall timeout. */
+  private drained(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(stall);
+        this.socket.off('drain', onDrain);
+        this.socket.off('close', onClose);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onClose = () => done(new Error('Connection closed'));
+      const stall = setTimeout(() => done(new Error('client stopped reading its responses')), this.options.stallTimeoutMs);
+      stall.unref();
+      this.socket.on('drain', onDrain);
+      this.socket.on('close', onClose);
+    });
+  }
+
+  /** After a streamed reply: writes what waited, up to the next streamed reply, which then takes over. */
+  private releaseHeld(): void {
+    this.streaming = false;
+    let budget = LINES_PER_TURN;
+    while (this.heldAt < this.held.length) {
+      if (budget-- === 0) {
+        // The rest in a later turn, so other connections are served meanwhile; output stays held (in order) till then.
+        this.streaming = true;
+        this.compactHeld();
+        setImmediate(() => this.releaseHeld());
+        return;
+      }
+      const next = this.held[this.heldAt++] as Held;
+      if ('line' in next) {
+        this.heldBytes -= next.json.length;
+        this.streaming = false;
+        this.writeLine(next.line, next.json);
+        continue;
+      }
+      this.streaming = true;
+      this.compactHeld();
+      next.startStream();
+      return;
+    }
+    this.compactHeld();
+  }
+
+  /** Drops what was written from `held` (an index, not shift(): thousands of held lines must not cost a copy each). */
+  private compactHeld(): void {
+    if (this.heldAt > 0) {
+      this.held.splice(0, this.heldAt);
+      this.heldAt = 0;
+    }
+    if (this.heldBytes <= HELD_PAUSE_BYTES && this.gate.has('held')) {
+      this.gate.resume('held');
+      this.options.onDrain();
+    }
+  }
+}
