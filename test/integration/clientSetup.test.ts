@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -50,6 +50,34 @@ describe('mcp-shelf config (one-click client setup, headless)', () => {
     const backups = (await readdir(path.dirname(file))).filter((f) => f.startsWith('mcp.json.bak-'));
     expect(backups).toHaveLength(1);
     expect(await readFile(path.join(path.dirname(file), backups[0] as string), 'utf8')).toBe(before);
+  });
+
+  it('reads past a byte order mark and keeps it; edits a linked config where it leads; refuses a dangling link', async () => {
+    const file = path.join(home, '.cursor/mcp.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `\uFEFF${JSON.stringify({ mcpServers: {} })}`);
+    expect((await config('cursor')).code).toBe(0);
+    const text = await readFile(file, 'utf8');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    expect(JSON.parse(text.slice(1))).toEqual({ mcpServers: { 'mcp-shelf': expectedEntry } });
+
+    const real = path.join(home, 'dotfiles', 'claude.json');
+    await mkdir(path.dirname(real), { recursive: true });
+    await writeFile(real, '{}');
+    const linked = path.join(home, '.config/Claude/claude_desktop_config.json');
+    await mkdir(path.dirname(linked), { recursive: true });
+    await symlink(real, linked);
+    expect((await config('claude-desktop')).code).toBe(0);
+    expect((await lstat(linked)).isSymbolicLink()).toBe(true); // the link stays a link
+    expect(JSON.parse(await readFile(real, 'utf8'))).toEqual({ mcpServers: { 'mcp-shelf': expectedEntry } });
+
+    const vscode = path.join(home, '.config/Code/User/mcp.json');
+    await mkdir(path.dirname(vscode), { recursive: true });
+    await symlink(path.join(home, 'nowhere.json'), vscode);
+    const dangling = await config('vscode');
+    expect(dangling.code).not.toBe(0);
+    expect(dangling.stderr).toMatch(/link to a file that does not exist/);
+    expect((await lstat(vscode)).isSymbolicLink()).toBe(true);
   });
 
   it('updates an existing entry, and leaves an up-to-date one alone', async () => {

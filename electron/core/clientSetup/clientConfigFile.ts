@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -55,14 +55,25 @@ export async function installClientConfig(
   const file = options.file ?? configFilePath(client);
   const { key, value } = entryFor(client, bridge);
   const snippet = JSON.stringify({ [key]: { [ENTRY]: value } }, null, 2);
+  // A config that is a link is edited where it leads (the link stays); one leading nowhere is refused, not replaced.
+  const link = await lstat(file).catch(() => null);
+  let target = file;
+  if (link?.isSymbolicLink()) {
+    const real = await realpath(file).catch(() => null);
+    if (real === null) return { ok: false, file, error: `${file} is a link to a file that does not exist; it was left as it is`, snippet };
+    target = real;
+  }
   let text: string | null;
   try {
     // A client's config is small; a FIFO or device there is refused, never waited on.
-    text = await readRegularText(file, { maxBytes: 16 * 1024 * 1024 });
+    text = await readRegularText(target, { maxBytes: 16 * 1024 * 1024 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, file, error: `Cannot read ${file}: ${(err as Error).message}`, snippet };
     text = null;
   }
+  // Some editors save JSON with a byte order mark: read past it, and keep it.
+  const bom = text?.startsWith('\uFEFF') ? '\uFEFF' : '';
+  if (bom) text = (text as string).slice(1);
   const source = text === null || text.trim() === '' ? '{}' : text;
   const errors: ParseError[] = [];
   const parsed = parse(source, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
@@ -86,11 +97,11 @@ export async function installClientConfig(
   if (options.dryRun) return { ok: true, file, backup: null, action, content: next };
   let backup: string | null = null;
   if (text !== null) {
-    backup = `${file}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    await copyFile(file, backup);
+    backup = `${target}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await copyFile(target, backup);
   } else {
-    await mkdir(path.dirname(file), { recursive: true });
+    await mkdir(path.dirname(target), { recursive: true });
   }
-  await writeFileAtomic(file, next, { mode: 0o600 });
+  await writeFileAtomic(target, bom + next, { mode: 0o600 });
   return { ok: true, file, backup, action, content: next };
 }

@@ -47,6 +47,31 @@ const header = (req: http.IncomingMessage, name: string): string | undefined => 
   return Array.isArray(v) ? v[0] : v;
 };
 
+/** A response whose client takes none of it for this long is cut off, as on the socket. */
+const STALL_MS = 30_000;
+const STALL_CHECK_MS = 5_000;
+
+/**
+ * Cuts off a response the client stops reading: every few seconds, unsent
+ * output that has not shrunk since the last look counts as stalled, and a
+ * stall of STALL_MS destroys the connection (its buffered reply with it).
+ */
+function guardResponse(res: http.ServerResponse): void {
+  let last = -1;
+  let stalledMs = 0;
+  const timer = setInterval(() => {
+    const pending = res.writableLength;
+    if (pending > 0 && pending >= last) stalledMs += STALL_CHECK_MS;
+    else stalledMs = 0;
+    last = pending;
+    if (stalledMs >= STALL_MS) res.destroy();
+  }, STALL_CHECK_MS);
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  res.once('finish', stop);
+  res.once('close', stop);
+}
+
 /** The JSON-RPC messages in an SSE body, for the traffic log (the bytes pass through untouched). */
 function sseLogger(observer: WireObserver): (chunk: Uint8Array | null) => void {
   const decoder = new TextDecoder();
@@ -161,6 +186,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
       if (!tokenOk(req.headers.authorization)) {
         return jsonError(res, 401, -32600, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer realm="mcp-shelf"' });
       }
+      guardResponse(res);
       const sid = header(req, 'mcp-session-id');
       const session = sid === undefined ? undefined : sessions.get(sid);
       if (session) session.lastSeen = Date.now();
