@@ -110,6 +110,8 @@ test('a real SDK client’s requests stream into the log, paired with responses;
 
     await page.getByRole('tab', { name: /Clients/ }).click();
     await expect(page.getByTestId('clients-table')).toContainText('e2e-client');
+    await expect(page.getByTestId('client-protocol')).toHaveText('2025-11-25'); // the revision each client speaks
+    await shoot(page, '06-clients');
 
     await page.getByRole('tab', { name: /Traffic/ }).click();
     const reads = page.getByTestId('traffic-row').filter({ hasText: 'resources/read' });
