@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readFile,rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -156,4 +157,38 @@ describe('mcp-shelf connect', () => {
     expect(JSON.parse(stdout.trim())).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
     expect(await shelf.stop()).toBe(0);
   });
+});
+
+describe('serve answers while it indexes', () => {
+  it('the socket accepts before indexing ends; a list is answered at once and is complete once list_changed comes', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30_000; i++) files[`d${i % 300}/f${i}.txt`] = '';
+    const root = await makeTree(files);
+    const dir = await socketDir();
+    const sock = path.join(dir, 's.sock');
+    const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, root], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      await eventually(() => existsSync(sock), 10_000, 'the socket file');
+      const c = await RawClient.initialized(sock);
+      const first = await c.request('resources/list', {});
+      expect(Array.isArray((first.result as { resources: unknown[] }).resources)).toBe(true); // answered, complete or not yet
+      await eventually(() => err.includes('listening on'), 30_000, 'indexing to finish');
+      let total = 0;
+      let cursor: string | undefined;
+      do {
+        const page = (await c.request('resources/list', cursor ? { cursor } : {})).result as { resources: unknown[]; nextCursor?: string };
+        total += page.resources.length;
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(total).toBe(30_000);
+      c.close();
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      await rm(dir, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

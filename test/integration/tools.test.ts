@@ -114,3 +114,33 @@ describe('read-only tools that mirror the resources', () => {
     expect((await call('search_resources', { query: 'x', maxResults: 5000 })).isError).toBe(true);
   });
 });
+
+describe('list_resources pages a large folder by position', () => {
+  it('visits each of 20,000 files once, in order, page after page', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20_000; i++) files[`d${String(i % 200).padStart(3, '0')}/f${String(i).padStart(5, '0')}.txt`] = '';
+    const root = await makeTree(files);
+    const shelf = await startShelf([root]);
+    const client = await connectSdkClient(shelf.socketPath);
+    try {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = (await client.callTool({ name: 'list_resources', arguments: cursor ? { cursor } : {} })) as CallToolResult;
+        const body = page.structuredContent as { resources: Array<{ name: string }>; nextCursor?: string };
+        seen.push(...body.resources.map((r) => r.name));
+        cursor = body.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(20);
+      expect(seen).toHaveLength(20_000);
+      expect(new Set(seen).size).toBe(20_000);
+      expect(seen).toEqual([...seen].sort());
+    } finally {
+      await client.close();
+      await shelf.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -49,10 +49,12 @@ function watchErrorCode(err: unknown): string | undefined {
 /** How often a folder checks that its root is still the same directory. */
 const ROOT_CHECK_MS = 1000;
 /**
- * Quiet time after files come, go or change type before one full rescan.
- * The watcher misses some fast sequences (a file replaced by a folder is
- * reported as a mere change, or not at all); the rescan makes the listing
- * exact once things settle. Plain content edits do not trigger it.
+ * Polling only (chokidar): quiet time after files come, go or change type
+ * before one full rescan. Polling misses some fast sequences (a file
+ * replaced by a folder is reported as a mere change, or not at all); the
+ * rescan makes the listing exact once things settle. The native watcher
+ * reports every path that changed, so it never needs one: its changes cost
+ * what changed, not what exists.
  */
 const SETTLE_RESCAN_MS = 1500;
 
@@ -68,7 +70,11 @@ export class PublishedFolder {
   rules: FolderRules;
 
   private entries = new Map<string, FileEntry>();
+  /** How many entries lie below each folder-relative directory: a path that was never a directory costs nothing to check. */
+  private readonly below = new Map<string, number>();
   private sorted: string[] | null = null;
+  /** Full re-indexes since start (after the first): only when polling, or when a .gitignore changed. */
+  reindexes = 0;
   private watcher: ActiveWatcher | null = null;
   private rootIdentity: string | null = null;
   private rootTimer: NodeJS.Timeout | null = null;
@@ -271,10 +277,20 @@ export class PublishedFolder {
     }
     const rel = this.relOf(p);
     if (rel === null) return;
-    if (structural) this.scheduleSettle();
     if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.rescanAll = true;
+    // Inside an excluded folder (a .gitignored build dir, node_modules…) nothing is published: a write there costs one rule check.
+    else if (this.insideExcluded(rel)) return;
+    if (structural && this.state === 'polling') this.scheduleSettle();
     this.dirtyFiles.add(rel);
     this.scheduleFlush();
+  }
+
+  /** Whether a parent folder of `rel` is excluded by the rules (so `rel` can never be published). */
+  private insideExcluded(rel: string): boolean {
+    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
+      if (this.rules.excludes(rel.slice(0, i), true)) return true;
+    }
+    return false;
   }
 
   private scheduleSettle(): void {
@@ -303,6 +319,7 @@ export class PublishedFolder {
     if (this.state === 'stopped' || this.state === 'missing') return;
     if (this.rescanAll) {
       this.rescanAll = false;
+      this.reindexes++;
       this.dirtyFiles.clear();
       const fresh = new Map<string, FileEntry>();
       this.rules.resetGitignores();
@@ -324,7 +341,7 @@ export class PublishedFolder {
       // event (chokidar even reports that as a mere "change"): look at what it is now.
       const st = await lstat(joinRel(this.realRoot, rel)).catch(() => null);
       if (st?.isDirectory()) {
-        this.scheduleSettle();
+        if (this.state === 'polling') this.scheduleSettle();
         this.remove(rel, change);
         if (this.rules.excludes(rel, true)) continue;
         const found = new Map<string, FileEntry>();
@@ -341,28 +358,53 @@ export class PublishedFolder {
     if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
   }
 
+  /** Counts `rel` in (or out of) every folder above it. */
+  private countBelow(rel: string, delta: 1 | -1): void {
+    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
+      const dir = rel.slice(0, i);
+      const n = (this.below.get(dir) ?? 0) + delta;
+      if (n > 0) this.below.set(dir, n);
+      else this.below.delete(dir);
+    }
+  }
+
   private upsert(entry: FileEntry, change: FolderChange): void {
     const old = this.entries.get(entry.rel);
     this.entries.set(entry.rel, entry);
     if (!old) {
       this.sorted = null;
+      this.countBelow(entry.rel, 1);
       change.added.push(entry.rel);
     } else {
       change.changed.push(entry.rel); // the watcher saw a write, even if size and mtime match
     }
   }
 
-  /** Removes every entry below folder-relative `dir`. */
+  /**
+   * Removes every entry below folder-relative `dir`: nothing to do (and no
+   * walk) unless it held entries; then only its own range of the sorted
+   * paths is visited.
+   */
   private removeUnder(dir: string, change: FolderChange): void {
+    if (!this.below.has(dir)) return;
     const prefix = `${dir}/`;
-    for (const rel of this.entries.keys()) {
-      if (rel.startsWith(prefix)) this.remove(rel, change);
+    const paths = this.sortedPaths();
+    let lo = 0;
+    let hi = paths.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((paths[mid] as string) < prefix) lo = mid + 1;
+      else hi = mid;
     }
+    const doomed: string[] = [];
+    for (let i = lo; i < paths.length && (paths[i] as string).startsWith(prefix); i++) doomed.push(paths[i] as string);
+    for (const rel of doomed) this.remove(rel, change);
   }
 
   private remove(rel: string, change: FolderChange): void {
     if (this.entries.delete(rel)) {
       this.sorted = null;
+      this.countBelow(rel, -1);
       change.removed.push(rel);
     }
   }
@@ -377,6 +419,8 @@ export class PublishedFolder {
     for (const rel of this.entries.keys()) if (!fresh.has(rel)) change.removed.push(rel);
     this.entries = fresh;
     this.sorted = null;
+    this.below.clear();
+    for (const rel of fresh.keys()) this.countBelow(rel, 1);
     return change;
   }
 

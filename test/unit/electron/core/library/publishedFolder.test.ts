@@ -42,6 +42,33 @@ describe('PublishedFolder', () => {
     expect(all.removed).toContain('a.txt');
   });
 
+  it('a rename costs one remove and one add, never a re-index; a folder removed takes its files along', async () => {
+    const { root, folder, changes } = await open({ 'docs/a.md': 'a', 'docs/b.md': 'b', 'other/c.txt': 'c' });
+    changes.length = 0;
+    await rename(path.join(root, 'docs/a.md'), path.join(root, 'docs/a2.md'));
+    await eventually(() => folder.get('docs/a2.md') !== undefined && folder.get('docs/a.md') === undefined, 5000, 'the rename applied');
+    await new Promise((r) => setTimeout(r, 2000)); // past the old settle time: no re-index follows
+    const all = { added: changes.flatMap((c) => c.added), removed: changes.flatMap((c) => c.removed) };
+    expect(all).toEqual({ added: ['docs/a2.md'], removed: ['docs/a.md'] });
+    expect(folder.reindexes).toBe(0);
+    await rm(path.join(root, 'docs'), { recursive: true });
+    await eventually(() => folder.sortedPaths().join() === 'other/c.txt', 5000, 'docs/ gone');
+    expect(folder.reindexes).toBe(0);
+  });
+
+  it('writes inside an ignored folder change nothing and cost no re-index', async () => {
+    const { root, folder, changes } = await open({ '.gitignore': 'build/\n', 'src/a.ts': 'a', 'build/out.js': 'o' });
+    expect(folder.sortedPaths()).toEqual(['src/a.ts']);
+    changes.length = 0;
+    for (let i = 0; i < 50; i++) await writeFile(path.join(root, 'build', `gen-${i}.js`), String(i));
+    await mkdir(path.join(root, 'build', 'deep'), { recursive: true });
+    await writeFile(path.join(root, 'build', 'deep', 'x.js'), 'x');
+    await writeFile(path.join(root, 'src', 'b.ts'), 'b'); // a real change after them, to know the events were handled
+    await eventually(() => folder.get('src/b.ts') !== undefined, 5000, 'src/b.ts indexed');
+    expect(changes.flatMap((c) => [...c.added, ...c.removed, ...c.changed])).toEqual(['src/b.ts']);
+    expect(folder.reindexes).toBe(0);
+  });
+
   it('a root that disappears stops being served and comes back when it returns', async () => {
     const { root, folder, states } = await open({ 'a.txt': 'a' });
     await rename(root, `${root}-away`);
