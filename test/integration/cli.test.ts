@@ -172,8 +172,10 @@ describe('serve answers while it indexes', () => {
     try {
       await eventually(() => existsSync(sock), 10_000, 'the socket file');
       const c = await RawClient.initialized(sock);
-      const first = await c.request('resources/list', {});
-      expect(Array.isArray((first.result as { resources: unknown[] }).resources)).toBe(true); // answered, complete or not yet
+      const first = (await c.request('resources/list', {})).result as { resources: unknown[]; nextCursor?: string; _meta?: Record<string, unknown> };
+      expect(Array.isArray(first.resources)).toBe(true); // answered at once, complete or not yet
+      // A list given before indexing ended says so (later lists come complete, after list_changed).
+      if (!err.includes('listening on')) expect(first._meta).toEqual({ 'dev.mcpshelf/indexing': true });
       await eventually(() => err.includes('listening on'), 30_000, 'indexing to finish');
       let total = 0;
       let cursor: string | undefined;

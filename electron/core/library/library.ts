@@ -74,9 +74,18 @@ export class Library {
   async add(folderPath: string, rules: RuleOptions, opts: { allowMissing?: boolean } = {}): Promise<PublishedFolder> {
     const abs = path.resolve(folderPath);
     if (this.folders.some((f) => f.root === abs)) throw new Error(`Already published: ${abs}`);
-    if (!opts.allowMissing) await assertFolder(abs);
+    // Placed before the first await: folders added together (and indexed in
+    // parallel) keep the order they were given in.
     const folder = this.createFolder(this.nextId++, abs, rules);
     this.folders.push(folder);
+    if (!opts.allowMissing) {
+      try {
+        await assertFolder(abs);
+      } catch (err) {
+        this.folders.splice(this.folders.indexOf(folder), 1);
+        throw err;
+      }
+    }
     await this.startFolder(folder, opts.allowMissing ?? false);
     return folder;
   }
@@ -194,10 +203,16 @@ export class Library {
     return p;
   }
 
-  async read(uri: string): Promise<ReadOutcome> {
+  /** `cache: false` for walks over many files (search), which must not push out what clients read again and again. */
+  async read(uri: string, options: { cache?: boolean } = {}): Promise<ReadOutcome> {
     const found = this.resolve(uri);
     if (!found) throw ShelfError.notFound(uri);
-    return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
+    return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, options.cache === false ? undefined : this.cache);
+  }
+
+  /** True while any published folder is still being indexed (its listing is not complete yet). */
+  get indexing(): boolean {
+    return this.folders.some((f) => f.state === 'indexing');
   }
 
   /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */

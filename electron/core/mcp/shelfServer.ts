@@ -9,6 +9,9 @@ import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
 /** Quiet period before one list_changed goes out for a burst of file changes. */
 export const LIST_CHANGED_DEBOUNCE_MS = 100;
 
+/** Marks a resources/list result given while folders are still being indexed. */
+export const INDEXING_META_KEY = 'dev.mcpshelf/indexing';
+
 /** Who we are, in every `initialize` result and every modern result's `_meta`. */
 export const SERVER_INFO: Implementation = { name: 'mcp-shelf', title: 'MCP Shelf', version: VERSION };
 
@@ -58,7 +61,12 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     instructions: INSTRUCTIONS,
   });
 
-  server.setRequestHandler('resources/list', (req) => library.listResources(req.params?.cursor));
+  // While folders are still being indexed (right after start) a list holds what is indexed so
+  // far and says so; list_changed follows when each folder's files come in.
+  server.setRequestHandler('resources/list', (req) => {
+    const page = library.listResources(req.params?.cursor);
+    return library.indexing ? { ...page, _meta: { [INDEXING_META_KEY]: true } } : page;
+  });
   server.setRequestHandler('resources/read', async (req) => {
     const { contents } = await library.read(req.params.uri);
     return { contents: [contents] };

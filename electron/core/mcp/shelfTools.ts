@@ -181,7 +181,7 @@ async function runTool(library: Library, name: string, args: unknown): Promise<C
           }
           let read;
           try {
-            read = await library.read(r.uri);
+            read = await library.read(r.uri, { cache: false });
           } catch {
             continue; // gone or unreadable since listing: not a match
           }

@@ -48,9 +48,15 @@ export class FolderRegistry {
     for (const { path: p, ...options } of entries) this.folders.push({ path: path.resolve(p), options, saved, published: null, failure: null });
   }
 
-  /** Publishes every enabled folder, one after another. A saved folder that is missing is waited for; one of this run's fails the start. */
+  /**
+   * Publishes every enabled folder, indexing them in parallel (the order of
+   * the listing stays the order given). A saved folder that is missing is
+   * waited for; one of this run's fails the start.
+   */
   async publishAll(): Promise<void> {
-    for (const f of this.folders) if (f.options.enabled) await this.publish(f, f.saved);
+    const results = await Promise.allSettled(this.folders.filter((f) => f.options.enabled).map((f) => this.publish(f, f.saved)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   list(): FolderInfo[] {
