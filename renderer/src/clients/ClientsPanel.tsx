@@ -34,7 +34,7 @@ export function ClientsPanel({ status, clients, now, httpToken }: { status: Serv
         </div>
         <div className="card">
           <div className="card-label">Uptime</div>
-          <div className="card-value">{status ? formatDuration(now - status.startedAt) : '…'}</div>
+          <div className="card-value">{status ? formatDuration(Math.max(0, now - status.startedAt)) : '…'}</div>
           <div className="muted small">version {status?.version}</div>
         </div>
         <div className="card">
@@ -74,7 +74,7 @@ export function ClientsPanel({ status, clients, now, httpToken }: { status: Serv
                 <td>{c.transport}</td>
                 <td data-testid="client-protocol">{c.protocolVersion ?? <span className="muted">—</span>}</td>
                 <td>
-                  {formatClock(c.connectedAt).slice(0, 8)} <span className="muted">({formatDuration(now - c.connectedAt)})</span>
+                  {formatClock(c.connectedAt).slice(0, 8)} <span className="muted">({formatDuration(Math.max(0, now - c.connectedAt))})</span>
                 </td>
                 <td className="num">{c.requests.toLocaleString()}</td>
               </tr>
