@@ -66,6 +66,8 @@ export async function scanTree(
   rules: FolderRules,
   dirRel: string,
   into: Map<string, FileEntry>,
+  /** Told of each directory the rules exclude (it is not walked). */
+  onExcludedDir?: (rel: string) => void,
 ): Promise<void> {
   const pending = [dirRel];
   let first = true;
@@ -85,6 +87,7 @@ export async function scanTree(
       const rel = dir === '' ? d.name : `${dir}/${d.name}`;
       if (d.isDirectory()) {
         if (!rules.excludes(rel, true)) pending.push(rel);
+        else onExcludedDir?.(rel);
       } else if ((d.isFile() || d.isSymbolicLink()) && !rules.excludes(rel, false)) {
         files.push(rel);
       }
