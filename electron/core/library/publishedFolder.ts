@@ -234,10 +234,11 @@ export class PublishedFolder {
           else for (const e of events) this.markPath(e.path, e.type !== 'update');
         }, { ignore: this.unwatched.map((rel) => path.join(this.realRoot, rel)) });
         if (this.state === 'stopped' || this.state === 'missing') {
-          await subscription.unsubscribe();
+          await subscription.unsubscribe().catch(() => undefined);
           return;
         }
-        this.watcher = { close: () => subscription.unsubscribe() };
+        // Unsubscribing fails when the folder is already gone (the kernel dropped its watches): closed either way.
+        this.watcher = { close: () => subscription.unsubscribe().catch(() => undefined) };
         return;
       } catch (err) {
         const code = watchErrorCode(err);
@@ -379,7 +380,9 @@ export class PublishedFolder {
         this.watcher?.add?.(joinRel(this.realRoot, rel));
         continue;
       }
-      if (!this.entries.has(rel)) this.removeUnder(rel, change); // it may have been a folder until now
+      // It may have been a folder until now, even if a file entry of the same name was never
+      // removed (the watcher can fold a file → folder → file sequence into one event): free when nothing is below it.
+      this.removeUnder(rel, change);
       const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel);
       if (entry) this.upsert(entry, change);
       else this.remove(rel, change);
