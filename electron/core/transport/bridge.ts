@@ -1,6 +1,8 @@
 import net from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 
+import { serveNotRunning } from './notRunning.js';
+
 export interface BridgeStreams {
   stdin: Readable;
   stdout: Writable;
@@ -37,6 +39,13 @@ export function runBridge(socketPath: string, io: BridgeStreams): Promise<number
           `mcp-shelf connect: cannot reach MCP Shelf at ${socketPath}: ${why}.\n` +
             'Start the app, or run: mcp-shelf serve FOLDER…\n',
         );
+        if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') {
+          // Answer the client anyway, saying the shelf is not running, so the person (and the model) learn why.
+          settled = true;
+          sock.destroy();
+          void serveNotRunning(socketPath, io).then(() => resolve(1));
+          return;
+        }
         finish(1);
       } else {
         io.stderr.write(`mcp-shelf connect: connection lost: ${err.message}\n`);

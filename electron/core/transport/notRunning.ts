@@ -1,0 +1,86 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * What the stdio bridge speaks when no shelf is running: a minimal MCP
+ * server whose every answer says so, in a way a model can relay ("MCP Shelf
+ * is not running: start it"), instead of a bare failed launch the person
+ * never sees explained. Both revisions: `initialize` (2025) and
+ * `server/discover` (2026-07-28). Node built-ins only: it ships inside the
+ * dependency-free bridge.
+ */
+
+const TOOLS = ['list_resources', 'read_resource', 'search_resources'];
+const MODERN = '2026-07-28';
+const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+export function notRunningMessage(socketPath: string): string {
+  return `MCP Shelf is not running (nothing listens at ${socketPath}). Start the MCP Shelf app, or run "mcp-shelf serve FOLDER…", then reconnect this server in your client.`;
+}
+
+type Request = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
+
+/** The answer to one message, or null for notifications and stray lines. */
+export function notRunningReply(message: Request, text: string): unknown {
+  if (message.id === undefined || typeof message.method !== 'string') return null;
+  const { id, method } = message;
+  const meta = message.params?._meta as Record<string, unknown> | undefined;
+  const modern = meta?.['io.modelcontextprotocol/protocolVersion'] === MODERN;
+  const serverInfo = { name: 'mcp-shelf', title: 'MCP Shelf (not running)', version: '0.0.0' };
+  const fields = modern ? { resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } } : {};
+  const result = (r: Record<string, unknown>) => ({ jsonrpc: '2.0', id, result: { ...r, ...fields } });
+  const capabilities = { resources: {}, tools: {} };
+  switch (method) {
+    case 'initialize': {
+      const asked = message.params?.protocolVersion;
+      return result({ protocolVersion: typeof asked === 'string' && LEGACY.includes(asked) ? asked : LEGACY[0], capabilities, serverInfo, instructions: text });
+    }
+    case 'server/discover':
+      return result({ supportedVersions: [MODERN], capabilities, instructions: text });
+    case 'ping':
+      return result({});
+    case 'resources/list':
+      return result({ resources: [] });
+    case 'resources/templates/list':
+      return result({ resourceTemplates: [] });
+    case 'tools/list':
+      // The same tools the shelf offers, so a model that calls one learns why there is nothing.
+      return result({ tools: TOOLS.map((name) => ({ name, description: `MCP Shelf's ${name.replace('_', ' ')} (the shelf is not running now)`, inputSchema: { type: 'object' } })) });
+    case 'tools/call':
+      return result({ content: [{ type: 'text', text }], isError: true });
+    case 'resources/read':
+      return { jsonrpc: '2.0', id, error: { code: -32603, message: text } };
+    default:
+      return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found (${text})` } };
+  }
+}
+
+/** Serves the stand-in on the client's stdio until it closes stdin. */
+export function serveNotRunning(socketPath: string, io: { stdin: Readable; stdout: Writable }): Promise<void> {
+  const text = notRunningMessage(socketPath);
+  return new Promise((resolve) => {
+    let buffer = '';
+    io.stdin.setEncoding('utf8');
+    io.stdin.on('data', (chunk: string) => {
+      buffer += chunk;
+      if (buffer.length > 4 * 1024 * 1024) buffer = ''; // a runaway line is dropped, not kept
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (line === '') continue;
+        let message: Request;
+        try {
+          message = JSON.parse(line) as Request;
+        } catch {
+          io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })}\n`);
+          continue;
+        }
+        const reply = message && typeof message === 'object' ? notRunningReply(message, text) : null;
+        if (reply) io.stdout.write(`${JSON.stringify(reply)}\n`);
+      }
+    });
+    io.stdin.once('end', () => resolve());
+    io.stdin.once('close', () => resolve());
+    io.stdin.resume();
+  });
+}
