@@ -127,7 +127,7 @@ export interface TrafficQuery {
   limit?: number;
 }
 
-export type ClientKind = 'claude-desktop' | 'vscode' | 'cursor' | 'claude-code' | 'vscode-http' | 'claude-code-http' | 'cursor-http';
+export type ClientKind = 'claude-desktop' | 'claude-desktop-bundle' | 'vscode' | 'cursor' | 'claude-code' | 'vscode-http' | 'claude-code-http' | 'cursor-http';
 
 export interface ClientConfigSnippet {
   client: ClientKind;

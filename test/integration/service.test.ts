@@ -94,11 +94,13 @@ describe('ShelfService on real folders', () => {
 
   it('gives client snippets that launch the bridge with this socket', async () => {
     const snippets = await svc.service.clientConfigs();
-    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'vscode', 'cursor', 'claude-code']);
-    const claude = JSON.parse(snippets[0]?.text ?? '');
+    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code']);
+    const by = (client: string) => snippets.find((s) => s.client === client)?.text ?? '';
+    const claude = JSON.parse(by('claude-desktop'));
     expect(claude.mcpServers['mcp-shelf'].args).toEqual([expect.stringMatching(/cli\.js$/), 'connect', '--socket', svc.service.socketPath]);
-    expect(JSON.parse(snippets[1]?.text ?? '').servers['mcp-shelf'].type).toBe('stdio');
-    expect(snippets[3]?.text).toMatch(/^claude mcp add mcp-shelf -- .*connect --socket /);
+    expect(by('claude-desktop-bundle')).toMatch(/npm run mcpb.*mcp-shelf\.mcpb/);
+    expect(JSON.parse(by('vscode')).servers['mcp-shelf'].type).toBe('stdio');
+    expect(by('claude-code')).toMatch(/^claude mcp add mcp-shelf -- .*connect --socket /);
   });
 
   it('validates settings and applies them live', async () => {

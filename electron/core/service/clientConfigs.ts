@@ -63,6 +63,14 @@ export function clientConfigs(bridge: BridgeCommand, platform: string, http: Htt
       text: json({ mcpServers: { 'mcp-shelf': stdio } }),
     },
     {
+      // Claude Desktop installs an MCP Bundle in one click (Settings → Extensions, or open the file).
+      client: 'claude-desktop-bundle',
+      title: 'Claude Desktop (one-click bundle)',
+      location: null,
+      language: 'shell',
+      text: 'npm run mcpb   # in the MCP Shelf folder; then open release/mcp-shelf.mcpb with Claude Desktop',
+    },
+    {
       client: 'vscode',
       title: 'VS Code',
       location: where.vscode,

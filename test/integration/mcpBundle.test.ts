@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+
+import { makeTree, uriOf } from '../support/fixtures.js';
+import { startShelf } from '../support/shelfProcess.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MCPB = path.join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js');
+
+/** `npm run mcpb`'s bundle, validated by the official tool, unpacked, and run as Claude Desktop would run it. */
+describe('the MCP Bundle (npm run mcpb)', () => {
+  it('validates, and its command reaches a running shelf', async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), 'mcpb-test-'));
+    const root = await makeTree({ 'hello.md': '# Hello\n' });
+    const shelf = await startShelf([root]);
+    try {
+      const bundle = path.join(work, 'mcp-shelf.mcpb');
+      const made = await run(process.execPath, [path.join(ROOT, 'scripts', 'make-mcpb.mjs'), bundle]);
+      expect(made.stdout).toMatch(/Manifest schema validation passes/);
+      const unpacked = path.join(work, 'unpacked');
+      await run(process.execPath, [MCPB, 'unpack', bundle, unpacked]);
+      const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as { server: { mcp_config: { command: string; args: string[] } } };
+      expect(manifest.server.mcp_config.command).toBe('node');
+      // What the client runs: the manifest's args with ${__dirname} filled in, plus our socket (the default in real use).
+      const args = manifest.server.mcp_config.args.map((a) => a.replace('${__dirname}', unpacked));
+      const client = new Client({ name: 'bundle', version: '1' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [...args, '--socket', shelf.socketPath], stderr: 'pipe' }));
+      try {
+        expect((await client.readResource({ uri: uriOf(root, 'hello.md') })).contents[0]).toMatchObject({ text: '# Hello\n' });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await shelf.stop();
+      await rm(work, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
