@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,8 +81,12 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
   it('unpacks the bridge so a plain Node (or the app in Node mode) runs it', async () => {
     const bridge = path.join(unpacked, 'resources', 'app.asar.unpacked', 'out', 'bridge', 'mcp-shelf-bridge.cjs');
     expect((await stat(bridge)).isFile()).toBe(true);
-    const res = await run(process.execPath, [bridge, 'connect', '--socket', path.join(work, 'nothing.sock')]).catch((e: { code: number; stderr: string }) => e);
-    expect(res).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot reach MCP Shelf') });
+    // No shelf: it says so on stderr and answers the client's handshake with the reason, then ends with stdin.
+    const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
+    const res = spawnSync(process.execPath, [bridge, 'connect', '--socket', path.join(work, 'nothing.sock')], { input: initialize, encoding: 'utf8', timeout: 10_000 });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('cannot reach MCP Shelf');
+    expect(res.stdout).toMatch(/"instructions":"MCP Shelf is not running/);
     const help = await run(process.execPath, [bridge, 'connect', '--help']);
     expect(help.stdout).toContain('Usage: mcp-shelf connect');
   });
