@@ -69,3 +69,16 @@ export async function changingFiles() {
     for (let i = 0; i < 20; i++) await writeFile(path.join(d, `watched-${i}.txt`), `version 0 of ${i}\n`);
   });
 }
+
+/** `count` empty-ish files, 100 per folder, in folders of 100 folders (a big monorepo or photo archive shape). */
+export async function scaleFiles(count) {
+  return once(`scale-${count}`, async (d) => {
+    const folders = Math.ceil(count / 100);
+    for (let f = 0; f < folders; f++) {
+      const sub = path.join(d, `g${Math.floor(f / 100)}`, `f${f}`);
+      await mkdir(sub, { recursive: true });
+      const n = Math.min(100, count - f * 100);
+      await Promise.all(Array.from({ length: n }, (_, i) => writeFile(path.join(sub, `file-${i}.txt`), `f${f} i${i}\n`)));
+    }
+  });
+}

@@ -276,6 +276,21 @@ const SCENARIOS = {
     check('50 clients: ≥ 0.8 × the 32-in-flight figure', ratio >= 0.8, `${ratio.toFixed(2)} ×`);
     return runs;
   },
+  scale: async () => {
+    const count = Number(process.env.SCALE_FILES ?? 100_000);
+    const { scale } = await import('./scale.mjs');
+    const r = await scale(count);
+    console.log(`\n### ${count.toLocaleString('en')} files (100 per folder)\n\n| | |\n|---|---:|`);
+    console.log(`| start → socket accepts | ${r.acceptMs.toFixed(0)} ms |`);
+    console.log(`| start → first read by URI answered | ${r.firstReadMs.toFixed(0)} ms |`);
+    console.log(`| start → indexed (server's own count) | ${r.indexedMs.toFixed(0)} ms (${r.indexMs} ms) |`);
+    console.log(`| peak RSS while indexing / steady / after changes | ${r.peakMiB.toFixed(0)} / ${r.steadyMiB.toFixed(0)} / ${r.afterChangesMiB.toFixed(0)} MiB |`);
+    for (const k of ['create', 'rename', 'remove']) console.log(`| one ${k} → list_changed, CPU spent | ${r[k].ms.toFixed(0)} ms, ${r[k].cpuMs.toFixed(0)} ms CPU |`);
+    check(`${count}: socket accepts within 0.5 s`, r.acceptMs <= 500, `${r.acceptMs.toFixed(0)} ms`);
+    check(`${count}: a read by URI within 0.5 s`, r.firstReadMs <= 500, `${r.firstReadMs.toFixed(0)} ms`);
+    check(`${count}: no RSS step when files change (≤ 5%)`, r.afterChangesMiB <= r.steadyMiB * 1.05, `${r.steadyMiB.toFixed(0)} → ${r.afterChangesMiB.toFixed(0)} MiB`);
+    return r;
+  },
   startup: async () => {
     const t = await startup();
     console.log(`\n### mcp-shelf serve start → socket accepts (2,000 files)\n\n${fmt(t)} ms over ${t.length} starts`);
@@ -284,7 +299,8 @@ const SCENARIOS = {
   },
 };
 
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SCENARIOS);
+// "scale" generates SCALE_FILES files (100,000 by default) and is run only when named.
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SCENARIOS).filter((s) => s !== 'scale');
 for (const w of wanted) if (!SCENARIOS[w]) throw new Error(`unknown scenario ${w}; known: ${Object.keys(SCENARIOS).join(', ')}`);
 const started = performance.now();
 const out = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), results: {} };
