@@ -163,6 +163,10 @@ describe('serve answers while it indexes', () => {
   it('the socket accepts before indexing ends; a list is answered at once and is complete once list_changed comes', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 30_000; i++) files[`d${i % 300}/f${i}.txt`] = '';
+    files['d299/deep/.gitignore'] = 'private.txt\n';
+    files['d299/deep/private.txt'] = 'ignored';
+    files['d299/deep/public.txt'] = 'public';
+    files['d299/.env'] = 'SECRET=1';
     const root = await makeTree(files);
     const dir = await socketDir();
     const sock = path.join(dir, 's.sock');
@@ -172,6 +176,13 @@ describe('serve answers while it indexes', () => {
     try {
       await eventually(() => existsSync(sock), 10_000, 'the socket file');
       const c = await RawClient.initialized(sock);
+      // Reads by URI work at once, before the scan gets there, under the same rules.
+      const indexing = !err.includes('listening on');
+      expect((await c.request('resources/read', { uri: uriOf(root, 'd299/deep/public.txt') })).result).toMatchObject({ contents: [{ text: 'public' }] });
+      for (const hidden of ['d299/deep/private.txt', 'd299/.env', 'd299/nope.txt']) {
+        expect((await c.request('resources/read', { uri: uriOf(root, hidden) })).error?.code, hidden).toBe(-32602);
+      }
+      expect(indexing || err.includes('listening on')).toBe(true);
       const first = (await c.request('resources/list', {})).result as { resources: unknown[]; nextCursor?: string; _meta?: Record<string, unknown> };
       expect(Array.isArray(first.resources)).toBe(true); // answered at once, complete or not yet
       // A list given before indexing ended says so (later lists come complete, after list_changed).
@@ -184,7 +195,7 @@ describe('serve answers while it indexes', () => {
         total += page.resources.length;
         cursor = page.nextCursor;
       } while (cursor);
-      expect(total).toBe(30_000);
+      expect(total).toBe(30_001); // and d299/deep/public.txt (its .gitignore is a dotfile, private.txt ignored, .env a secret)
       c.close();
     } finally {
       proc.kill('SIGTERM');

@@ -203,9 +203,28 @@ export class Library {
     return p;
   }
 
+  /**
+   * The published file a URI names, also while its folder is still being
+   * indexed (looked at on disk under the same rules), so reads by URI work
+   * from the first moment at any folder size.
+   */
+  private async resolveForRead(uri: string): Promise<{ folder: PublishedFolder; entry: FileEntry } | null> {
+    const found = this.resolve(uri);
+    if (found || !this.indexing) return found;
+    const p = this.pathOf(uri);
+    if (p === null) return null;
+    for (const folder of this.folders) {
+      if (folder.state !== 'indexing') continue;
+      const rel = relativeBelow(folder.realRoot, p);
+      const entry = rel === null ? null : await folder.examineWhileIndexing(rel);
+      if (entry) return { folder, entry };
+    }
+    return null;
+  }
+
   /** `cache: false` for walks over many files (search), which must not push out what clients read again and again. */
   async read(uri: string, options: { cache?: boolean } = {}): Promise<ReadOutcome> {
-    const found = this.resolve(uri);
+    const found = await this.resolveForRead(uri);
     if (!found) throw ShelfError.notFound(uri);
     return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, options.cache === false ? undefined : this.cache);
   }
@@ -217,7 +236,7 @@ export class Library {
 
   /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */
   async openRead(uri: string): Promise<WholeRead | { stream: FileStream }> {
-    const found = this.resolve(uri);
+    const found = await this.resolveForRead(uri);
     if (!found) throw ShelfError.notFound(uri);
     return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
   }

@@ -126,6 +126,20 @@ export class PublishedFolder {
     return this.entries.get(rel);
   }
 
+  /**
+   * While the folder is still being indexed: the entry a file would get,
+   * looked at on disk now (the .gitignore files above it read first), so a
+   * read by URI works before the scan reaches it. Null once indexed (the
+   * index is then the only truth) or when the file is not publishable.
+   */
+  async examineWhileIndexing(rel: string): Promise<FileEntry | null> {
+    if (this.state !== 'indexing' || rel === '') return null;
+    const dirs = rel.split('/').slice(0, -1);
+    for (let i = 0; i <= dirs.length; i++) await this.rules.loadGitignore(dirs.slice(0, i).join('/'));
+    if (this.rules.excludes(rel, false)) return null;
+    return examineFile(this.realRoot, this.rules, rel);
+  }
+
   /** Folder-relative paths in stable (code unit) order. */
   sortedPaths(): readonly string[] {
     if (!this.sorted) this.sorted = [...this.entries.keys()].sort(compareCodeUnits);
