@@ -291,6 +291,19 @@ const SCENARIOS = {
     check(`${count}: no RSS step when files change (≤ 5%)`, r.afterChangesMiB <= r.steadyMiB * 1.05, `${r.steadyMiB.toFixed(0)} → ${r.afterChangesMiB.toFixed(0)} MiB`);
     return r;
   },
+  churn: async () => {
+    const count = Number(process.env.SCALE_FILES ?? 100_000);
+    const { churn } = await import('./scale.mjs');
+    const r = await churn(count);
+    console.log(`\n### Churn on ${count.toLocaleString('en')} files: 1,000 creates + deletes a second for 5 s, 8 reads in flight\n\n| | |\n|---|---:|`);
+    console.log(`| reads: quiet → during churn | ${r.quiet.toFixed(0)} → ${r.during.toFixed(0)} req/s (${r.ratio.toFixed(2)} ×) |`);
+    console.log(`| a created file readable (so listed), p95 of ${r.visibleN} | ${r.visibleP95.toFixed(0)} ms |`);
+    console.log(`| list_changed gaps while changes keep coming | ${r.minGap.toFixed(0)}–${r.maxGap.toFixed(0)} ms; one after they stop: ${r.finalAfterStop ? 'yes' : 'no'} |`);
+    check(`churn ${count}: reads ≥ 0.8 × quiet`, r.ratio >= 0.8, `${r.ratio.toFixed(2)} ×`);
+    check(`churn ${count}: new file readable ≤ 250 ms p95`, r.visibleP95 <= 250, `${r.visibleP95.toFixed(0)} ms`);
+    check(`churn ${count}: list_changed every 100–250 ms while changing`, r.minGap >= 90 && r.maxGap <= 250, `${r.minGap.toFixed(0)}–${r.maxGap.toFixed(0)} ms`);
+    return r;
+  },
   startup: async () => {
     const t = await startup();
     console.log(`\n### mcp-shelf serve start → socket accepts (2,000 files)\n\n${fmt(t)} ms over ${t.length} starts`);
@@ -299,8 +312,8 @@ const SCENARIOS = {
   },
 };
 
-// "scale" generates SCALE_FILES files (100,000 by default) and is run only when named.
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SCENARIOS).filter((s) => s !== 'scale');
+// "scale" and "churn" use SCALE_FILES files (100,000 by default) and run only when named.
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SCENARIOS).filter((s) => s !== 'scale' && s !== 'churn');
 for (const w of wanted) if (!SCENARIOS[w]) throw new Error(`unknown scenario ${w}; known: ${Object.keys(SCENARIOS).join(', ')}`);
 const started = performance.now();
 const out = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), results: {} };

@@ -82,3 +82,95 @@ export async function scale(count) {
   }
   return out;
 }
+
+/**
+ * Churn on a big folder: 1,000 file creates and deletes a second (half
+ * each) for `seconds`, while a reader keeps 8 reads in flight. Reports the
+ * read rate against the same reader before the churn, how long a created
+ * file takes to become readable (so listed: the index answers reads), and
+ * the gaps between list_changed notifications.
+ */
+export async function churn(count, seconds = 5) {
+  const dir = await scaleFiles(count);
+  const work = await mkdtemp(path.join(os.tmpdir(), 'churn-'));
+  const sock = path.join(work, 's.sock');
+  const churnDir = path.join(dir, 'g0', 'f1');
+  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', work, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => (stderr += d));
+  try {
+    while (!stderr.includes('listening on')) await new Promise((r) => setTimeout(r, 20));
+    const listChanged = [];
+    const listener = await connect(sock, (m) => m.method === 'notifications/resources/list_changed' && listChanged.push(performance.now()));
+    await listener.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'churn', version: '1' } });
+    listener.notify('notifications/initialized');
+    const reader = await connect(sock);
+    const uris = Array.from({ length: 1000 }, (_, i) => pathToFileURL(path.join(dir, `g${Math.floor((i * 7) / 100) % Math.max(1, Math.floor(count / 10000))}`, `f${(i * 7) % Math.max(1, Math.floor(count / 100))}`, `file-${i % 100}.txt`)).href);
+    const readFor = async (ms) => {
+      let n = 0;
+      const until = performance.now() + ms;
+      await Promise.all(Array.from({ length: 8 }, async (_, k) => {
+        for (let i = k; performance.now() < until; i += 8) {
+          await reader.call('resources/read', { uri: uris[i % uris.length] });
+          n++;
+        }
+      }));
+      return (n * 1000) / ms;
+    };
+    const quiet = await readFor(3000);
+    let stop = false;
+    const visible = [];
+    const churner = (async () => {
+      let i = 0;
+      const started = performance.now();
+      while (!stop) {
+        // 1,000 operations a second: a create, and (250 creates later) its delete.
+        const due = started + (i * 1000) / 1000;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const f = path.join(churnDir, `churn-${i}.txt`);
+        if (i % 2 === 0) {
+          await writeFile(f, String(i));
+          if (i % 100 === 0) {
+            // Some created files are timed until a read by URI finds them in the index.
+            const t = performance.now();
+            const uri = pathToFileURL(f).href;
+            void (async () => {
+              for (let tries = 0; tries < 500; tries++) {
+                if ((await reader.call('resources/read', { uri })).result) return void visible.push(performance.now() - t);
+                await new Promise((r) => setTimeout(r, 5));
+              }
+            })();
+          }
+        } else await rm(path.join(churnDir, `churn-${i - 499}.txt`), { force: true });
+        i++;
+      }
+    })();
+    const churnStart = performance.now();
+    const during = await readFor(seconds * 1000);
+    stop = true;
+    await churner;
+    const churnEnd = performance.now();
+    await new Promise((r) => setTimeout(r, 1000));
+    const inChurn = listChanged.filter((t) => t >= churnStart + 500 && t <= churnEnd);
+    const gaps = inChurn.slice(1).map((t, k) => t - inChurn[k]);
+    visible.sort((a, b) => a - b);
+    reader.socket.destroy();
+    listener.socket.destroy();
+    return {
+      quiet,
+      during,
+      ratio: during / quiet,
+      visibleP95: visible[Math.min(visible.length - 1, Math.floor(visible.length * 0.95))] ?? NaN,
+      visibleN: visible.length,
+      maxGap: gaps.length ? Math.max(...gaps) : NaN,
+      minGap: gaps.length ? Math.min(...gaps) : NaN,
+      finalAfterStop: listChanged.some((t) => t > churnEnd),
+    };
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+    await rm(work, { recursive: true, force: true });
+    for (const f of await (await import('node:fs/promises')).readdir(churnDir)) if (f.startsWith('churn-')) await rm(path.join(churnDir, f), { force: true });
+  }
+}
