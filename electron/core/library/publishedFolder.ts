@@ -418,7 +418,8 @@ export class PublishedFolder {
     const old = this.entries.get(entry.rel);
     this.entries.set(entry.rel, entry);
     if (!old) {
-      this.sorted = null;
+      // The sorted paths are kept, not rebuilt: a million-path sort after every new file would cost a second.
+      if (this.sorted) this.sorted.splice(lowerBound(this.sorted, entry.rel), 0, entry.rel);
       this.countBelow(entry.rel, 1);
       change.added.push(entry.rel);
     } else {
@@ -435,21 +436,18 @@ export class PublishedFolder {
     if (!this.below.has(dir)) return;
     const prefix = `${dir}/`;
     const paths = this.sortedPaths();
-    let lo = 0;
-    let hi = paths.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((paths[mid] as string) < prefix) lo = mid + 1;
-      else hi = mid;
-    }
     const doomed: string[] = [];
-    for (let i = lo; i < paths.length && (paths[i] as string).startsWith(prefix); i++) doomed.push(paths[i] as string);
+    for (let i = lowerBound(paths, prefix); i < paths.length && (paths[i] as string).startsWith(prefix); i++) doomed.push(paths[i] as string);
     for (const rel of doomed) this.remove(rel, change);
   }
 
   private remove(rel: string, change: FolderChange): void {
     if (this.entries.delete(rel)) {
-      this.sorted = null;
+      if (this.sorted) {
+        const i = lowerBound(this.sorted, rel);
+        if (this.sorted[i] === rel) this.sorted.splice(i, 1);
+        else this.sorted = null; // out of step somehow: rebuilt on the next list
+      }
       this.countBelow(rel, -1);
       change.removed.push(rel);
     }
@@ -525,6 +523,18 @@ export class PublishedFolder {
 
 function leadsElsewhere(root: string, real: string, pinned: string): string {
   return `${root} now leads to ${real}, not to ${pinned} where it was published; not served (remove it and add it again to publish the new place)`;
+}
+
+/** The first index whose path is not below `key` in code-unit order. */
+function lowerBound(paths: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = paths.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((paths[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function compareCodeUnits(a: string, b: string): number {

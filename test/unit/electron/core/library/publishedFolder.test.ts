@@ -44,6 +44,7 @@ describe('PublishedFolder', () => {
 
   it('a rename costs one remove and one add, never a re-index; a folder removed takes its files along', async () => {
     const { root, folder, changes } = await open({ 'docs/a.md': 'a', 'docs/b.md': 'b', 'other/c.txt': 'c' });
+    folder.sortedPaths(); // built now, so the changes below must keep it in order rather than rebuild it
     changes.length = 0;
     await rename(path.join(root, 'docs/a.md'), path.join(root, 'docs/a2.md'));
     await eventually(() => folder.get('docs/a2.md') !== undefined && folder.get('docs/a.md') === undefined, 5000, 'the rename applied');
@@ -51,8 +52,13 @@ describe('PublishedFolder', () => {
     const all = { added: changes.flatMap((c) => c.added), removed: changes.flatMap((c) => c.removed) };
     expect(all).toEqual({ added: ['docs/a2.md'], removed: ['docs/a.md'] });
     expect(folder.reindexes).toBe(0);
+    for (let i = 0; i < 30; i++) await writeFile(path.join(root, 'other', `n${(i * 7) % 30}.txt`), 'n');
+    for (let i = 0; i < 30; i += 3) await rm(path.join(root, 'other', `n${i}.txt`));
+    await eventually(() => folder.fileCount === 3 + 20, 5000, 'the burst applied');
+    expect(folder.sortedPaths()).toEqual([...folder.sortedPaths()].sort());
     await rm(path.join(root, 'docs'), { recursive: true });
-    await eventually(() => folder.sortedPaths().join() === 'other/c.txt', 5000, 'docs/ gone');
+    await eventually(() => !folder.sortedPaths().some((p) => p.startsWith('docs/')) && folder.fileCount === 21, 5000, 'docs/ gone');
+    expect(folder.sortedPaths()).toEqual([...folder.sortedPaths()].sort());
     expect(folder.reindexes).toBe(0);
   });
 
