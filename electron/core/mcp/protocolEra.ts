@@ -51,6 +51,17 @@ function sdkClaim(message: unknown): Claim {
  * classifier (5–8 µs a call, a third of a small read's time).
  */
 export function classify(message: { method: string; params?: unknown }): Claim {
+  // The screen and then the read fast path ask about the same message, one after the other.
+  if (message === lastClassified) return lastClaim;
+  lastClaim = classifyUncached(message);
+  lastClassified = message;
+  return lastClaim;
+}
+
+let lastClassified: object | null = null;
+let lastClaim: Claim = NO_CLAIM;
+
+function classifyUncached(message: { method: string; params?: unknown }): Claim {
   const { params } = message;
   if (params === undefined || (isObject(params) && (params._meta === undefined || (isObject(params._meta) && !(PROTOCOL_VERSION_META_KEY in params._meta))))) {
     return NO_CLAIM;

@@ -1,8 +1,8 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
+import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
-import { readParams } from './requestParams.js';
 import { SERVER_INFO } from './shelfServer.js';
 import { readToolResult, readToolUri, toolError } from './shelfTools.js';
 
@@ -17,28 +17,40 @@ function errorReply(err: unknown): InterceptedReply {
 const MODERN_SUFFIX = modernResultSuffix(SERVER_INFO);
 const MODERN_FIELDS = JSON.parse(`{${MODERN_SUFFIX.slice(1)}}`) as Record<string, unknown>;
 
-async function readResource(library: Library, params: unknown, era: Era): Promise<InterceptedReply> {
-  const parsed = readParams(params);
-  if (typeof parsed === 'string') return { error: { code: ErrorCodes.invalidParams, message: parsed } };
-  const suffix = era === 'modern' ? MODERN_SUFFIX : '';
-  const fields = era === 'modern' ? MODERN_FIELDS : {};
+/** What a result of `era` carries besides its content: as JSON text to append, and as fields to spread. */
+const eraParts = (era: Era) => (era === 'modern' ? { suffix: MODERN_SUFFIX, fields: MODERN_FIELDS } : { suffix: '', fields: {} });
+
+/**
+ * A result whose one long string (the file's text or base64) is streamed:
+ * `head` runs up to the string's opening quote, `closing` from its closing
+ * quote to the end of the content; the era's fields follow.
+ */
+function streamed(file: FileStream, era: Era, head: string, closing: string, logged: (preview: string) => Record<string, unknown>): InterceptedReply {
+  const { suffix, fields } = eraParts(era);
+  return {
+    stream: {
+      head,
+      body: file.pieces(),
+      tail: `${closing}${suffix}}`,
+      logged: () => ({ ...logged(file.preview()), ...fields }),
+      close: () => file.close(),
+    },
+  };
+}
+
+/** resources/read (params were screened before the fast path saw them). */
+async function readResource(library: Library, uri: string, era: Era): Promise<InterceptedReply> {
+  const { suffix, fields } = eraParts(era);
   try {
-    const opened = await library.openRead(parsed.uri);
+    const opened = await library.openRead(uri);
     if ('whole' in opened) {
       const result = { contents: [opened.whole.contents], ...fields };
       return opened.contentsJson === undefined ? { result } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}` };
     }
     const file = opened.stream;
     const field = file.kind === 'text' ? 'text' : 'blob';
-    return {
-      stream: {
-        head: `{"contents":[{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},"${field}":"`,
-        body: file.pieces(),
-        tail: `"}]${suffix}}`,
-        logged: () => ({ contents: [{ uri: file.uri, mimeType: file.mimeType, [field]: file.preview() }], ...fields }),
-        close: () => file.close(),
-      },
-    };
+    const head = `{"contents":[{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},"${field}":"`;
+    return streamed(file, era, head, '"}]', (preview) => ({ contents: [{ uri: file.uri, mimeType: file.mimeType, [field]: preview }] }));
   } catch (err) {
     return errorReply(err);
   }
@@ -51,27 +63,14 @@ async function readResource(library: Library, params: unknown, era: Era): Promis
  * them in memory at a time, not all.
  */
 async function readTool(library: Library, uri: string, era: Era): Promise<InterceptedReply> {
-  const suffix = era === 'modern' ? MODERN_SUFFIX : '';
-  const fields = era === 'modern' ? MODERN_FIELDS : {};
+  const { fields } = eraParts(era);
   try {
     const opened = await library.openRead(uri);
     if ('whole' in opened) return { result: { ...readToolResult(opened.whole.contents), ...fields } };
     const file = opened.stream;
-    const uriJson = JSON.stringify(file.uri);
-    const mimeJson = JSON.stringify(file.mimeType);
-    const text = file.kind === 'text';
-    return {
-      stream: {
-        head: text ? '{"content":[{"type":"text","text":"' : `{"content":[{"type":"resource","resource":{"uri":${uriJson},"mimeType":${mimeJson},"blob":"`,
-        body: file.pieces(),
-        tail: text ? `"}]${suffix}}` : `"}}]${suffix}}`,
-        logged: () => ({
-          content: [text ? { type: 'text', text: file.preview() } : { type: 'resource', resource: { uri: file.uri, mimeType: file.mimeType, blob: file.preview() } }],
-          ...fields,
-        }),
-        close: () => file.close(),
-      },
-    };
+    if (file.kind === 'text') return streamed(file, era, '{"content":[{"type":"text","text":"', '"}]', (preview) => ({ content: [{ type: 'text', text: preview }] }));
+    const head = `{"content":[{"type":"resource","resource":{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},"blob":"`;
+    return streamed(file, era, head, '"}}]', (preview) => ({ content: [{ type: 'resource', resource: { uri: file.uri, mimeType: file.mimeType, blob: preview } }] }));
   } catch (err) {
     return { result: { ...toolError(err), ...fields } };
   }
@@ -79,9 +78,9 @@ async function readTool(library: Library, uri: string, era: Era): Promise<Interc
 
 /**
  * `resources/read` (and the read_resource tool) on a socket, answered
- * without the SDK's Server: the same validation, result shape (per era) and
- * errors as the registered handlers,
- * but a large file is streamed in pieces, and a small read skips the SDK's
+ * without the SDK's Server: the same result shape (per era) and errors as
+ * the registered handlers (params were screened by the transport first, as
+ * for every request), but a large file is streamed in pieces, and a small read skips the SDK's
  * per-request promise chain and schema passes — the hot path of every client.
  *
  * It takes a read whose claim matches the era the SDK pinned for the
@@ -100,6 +99,6 @@ export function readFastPath(library: Library, eraOf: () => Era | null, tools: (
     const claim = claimOf(message);
     const era = eraOf();
     if (claim === 'other' || (era !== null && claim !== era)) return null;
-    return toolUri === null ? readResource(library, message.params, claim) : readTool(library, toolUri, claim);
+    return toolUri === null ? readResource(library, (message.params as { uri: string }).uri, claim) : readTool(library, toolUri, claim);
   };
 }

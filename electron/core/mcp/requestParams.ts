@@ -69,17 +69,11 @@ function describe(method: string, error: z.ZodError): string {
  * null when they do (or the method is not one we check: the SDK answers
  * unknown methods with -32601).
  */
-export function paramsProblem(method: string, params: unknown): string | null {
+function paramsProblem(method: string, params: unknown): string | null {
   const schema = Object.hasOwn(SCHEMAS, method) ? SCHEMAS[method] : undefined;
   if (!schema) return null;
   const r = schema.safeParse(params);
   return r.success ? null : describe(method, r.error);
-}
-
-/** The same check for a read on the socket's fast path, which never reaches the SDK. */
-export function readParams(params: unknown): { uri: string } | string {
-  const problem = paramsProblem('resources/read', params);
-  return problem ?? { uri: (params as { uri: string }).uri };
 }
 
 export interface RequestProblem {

@@ -25,7 +25,8 @@ export type InterceptedReply =
 
 /**
  * Takes some requests away from the SDK and answers them (the MCP layer's
- * read fast path): returns null for those it leaves to the SDK.
+ * read fast path): returns null for those it leaves to the SDK. It sees only
+ * requests the screen let through.
  */
 export type Interceptor = (request: { method: string; params?: unknown }) => Promise<InterceptedReply> | null;
 
