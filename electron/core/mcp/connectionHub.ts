@@ -10,7 +10,7 @@ import { SocketTransport, type WireObserver } from '../transport/socketTransport
 import { type ClientIdentity, type Era,identityOf } from './protocolEra.js';
 import { readFastPath } from './readFastPath.js';
 import { MAX_LISTEN_URIS, screenRequest } from './requestParams.js';
-import { createShelfServer, LIST_CHANGED_DEBOUNCE_MS, type ShelfServerOptions } from './shelfServer.js';
+import { createShelfServer, listChangedThrottle, type ShelfServerOptions } from './shelfServer.js';
 
 export interface Connection {
   id: number;
@@ -176,21 +176,16 @@ export class ConnectionHub {
       () => createShelfServer(this.library, { ...this.options.server, era: 'modern', notifications: 'none' }).server,
       { legacy: 'reject', responseMode: 'json', maxSubscriptions: MAX_HTTP_LISTENS, onerror: () => undefined },
     );
-    let listTimer: NodeJS.Timeout | null = null;
+    const listChanged = listChangedThrottle(() => handler.notify.resourcesChanged());
     const unsubscribe = this.library.subscribe({
-      listChanged() {
-        listTimer ??= setTimeout(() => {
-          listTimer = null;
-          handler.notify.resourcesChanged();
-        }, LIST_CHANGED_DEBOUNCE_MS);
-      },
+      listChanged: () => listChanged.changed(),
       updated(uris) {
         for (const uri of uris) handler.notify.resourceUpdated(uri);
       },
     });
     this.stopFeedingHttp = () => {
       unsubscribe();
-      if (listTimer) clearTimeout(listTimer);
+      listChanged.stop();
     };
     this.modern = handler;
     return handler;

@@ -7,7 +7,27 @@ import type { Era } from './protocolEra.js';
 import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
-export const LIST_CHANGED_DEBOUNCE_MS = 100;
+const LIST_CHANGED_DEBOUNCE_MS = 100;
+
+/**
+ * One `send` per LIST_CHANGED_DEBOUNCE_MS while the library keeps reporting
+ * that files came or went (a steady cadence, and one after they stop).
+ */
+export function listChangedThrottle(send: () => void): { changed(): void; stop(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    changed() {
+      timer ??= setTimeout(() => {
+        timer = null;
+        send();
+      }, LIST_CHANGED_DEBOUNCE_MS);
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
 
 /** Marks a resources/list result given while folders are still being indexed. */
 export const INDEXING_META_KEY = 'dev.mcpshelf/indexing';
@@ -104,12 +124,10 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
 
   let disposed = false;
   let stopListening = () => undefined as void;
-  let listTimer: NodeJS.Timeout | null = null;
   const dispose = () => {
     if (disposed) return;
     disposed = true;
     stopListening();
-    if (listTimer) clearTimeout(listTimer);
     subscriptions.clear();
   };
   server.onclose = dispose;
@@ -119,14 +137,11 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     // A 2025 client hears nothing before its handshake ends; a modern one has no handshake.
     const ready = () => setup.era === 'modern' || server.getClientCapabilities() !== undefined;
     const wanted = setup.era === 'legacy' ? (uri: string) => subscriptions.has(uri) : (setup.listensTo ?? (() => true));
-    stopListening = library.subscribe({
-      listChanged() {
-        if (listTimer) return;
-        listTimer = setTimeout(() => {
-          listTimer = null;
-          if (ready()) server.sendResourceListChanged().catch(ignoreClosed);
-        }, LIST_CHANGED_DEBOUNCE_MS);
-      },
+    const listChanged = listChangedThrottle(() => {
+      if (ready()) server.sendResourceListChanged().catch(ignoreClosed);
+    });
+    const unsubscribe = library.subscribe({
+      listChanged: () => listChanged.changed(),
       updated(uris) {
         for (const uri of uris) if (wanted(uri)) server.sendResourceUpdated({ uri }).catch(ignoreClosed);
       },
@@ -138,6 +153,10 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
         }
       },
     });
+    stopListening = () => {
+      unsubscribe();
+      listChanged.stop();
+    };
   }
 
   return { server, dispose };
