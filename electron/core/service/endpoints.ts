@@ -54,15 +54,12 @@ export class Endpoints {
     return this.http ? this.token : null;
   }
 
-  /** Listens on the socket; a live one at that path (another shelf) is an error. */
+  /**
+   * Listens on the socket (null: the default path); a live one there (another
+   * shelf) is an error. Moving it listens on the new path first, so a bad
+   * path leaves the old socket serving.
+   */
   async listen(socketPath: string | null): Promise<void> {
-    const p = socketPath ?? defaultSocketPath();
-    await prepareSocketDir(p, p === defaultSocketPath());
-    this.socket = await listenSocket(p, (s) => this.hub.acceptSocket(s));
-  }
-
-  /** Listens on the new path first, so a bad path leaves the old socket serving. */
-  async moveSocket(socketPath: string | null): Promise<void> {
     const p = socketPath ?? defaultSocketPath();
     await prepareSocketDir(p, p === defaultSocketPath());
     const next = await listenSocket(p, (s) => this.hub.acceptSocket(s));

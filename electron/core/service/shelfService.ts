@@ -267,7 +267,7 @@ export class ShelfService implements ShelfMethods {
       throw new Error(`Invalid setting ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'malformed'}`);
     }
     const next = parsed.data;
-    if (next.socketPath !== this.settings.socketPath && this.options.socketPath === undefined) await this.endpoints.moveSocket(next.socketPath ?? null);
+    if (next.socketPath !== this.settings.socketPath && this.options.socketPath === undefined) await this.endpoints.listen(next.socketPath ?? null);
     if (this.options.maxReadBytes === undefined) this.library.options.maxReadBytes = next.maxReadBytes;
     if (this.options.tools === undefined) this.hub.setServerOptions({ tools: next.tools });
     if (JSON.stringify(next.http) !== JSON.stringify(this.settings.http) && this.endpoints.httpFromSettings) {
