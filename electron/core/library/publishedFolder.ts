@@ -320,19 +320,12 @@ export class PublishedFolder {
     const rel = this.relOf(p);
     if (rel === null) return;
     if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.rescanAll = true;
-    // Inside an excluded folder (a .gitignored build dir, node_modules…) nothing is published: a write there costs one rule check.
-    else if (this.insideExcluded(rel)) return;
+    // Excluded (a .gitignored build dir and all below it, node_modules, a secret…): nothing there is
+    // published, so a write there costs one rule check (the rules cover a path's folders too).
+    else if (this.rules.excludes(rel, false)) return;
     if (structural && this.state === 'polling') this.scheduleSettle();
     this.dirtyFiles.add(rel);
     this.scheduleFlush();
-  }
-
-  /** Whether a parent folder of `rel` is excluded by the rules (so `rel` can never be published). */
-  private insideExcluded(rel: string): boolean {
-    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
-      if (this.rules.excludes(rel.slice(0, i), true)) return true;
-    }
-    return false;
   }
 
   private scheduleSettle(): void {
