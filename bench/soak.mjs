@@ -16,6 +16,8 @@ import { parseArgs } from 'node:util';
 
 import { WebSocket } from 'ws';
 
+import { webApiProtocols } from '../dist/shared/shelfApi.js';
+
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, clients: { type: 'string', default: '50' }, 'no-hostile': { type: 'boolean', default: false } } });
 const minutes = Number(values.minutes);
 const clientCount = Number(values.clients);
@@ -48,7 +50,7 @@ const uiUrl = await new Promise((resolve, reject) => {
 async function serverStatus() {
   const url = new URL(uiUrl);
   const token = /token=([^&]+)/.exec(url.hash)?.[1];
-  const ws = new WebSocket(`ws://${url.host}/api`, ['mcp-shelf.v1', `token.${token}`], { headers: { origin: `http://${url.host}` } });
+  const ws = new WebSocket(`ws://${url.host}/api`, webApiProtocols(token), { headers: { origin: `http://${url.host}` } });
   await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
   ws.send(JSON.stringify({ type: 'call', id: 1, method: 'getStatus', args: [] }));
   const status = await new Promise((r) => ws.on('message', (d) => { const f = JSON.parse(String(d)); if (f.type === 'result') r(f.value); }));

@@ -232,6 +232,14 @@ export const ipcChannel = (method: ShelfMethodName): string => `shelf:${method}`
 export const IPC_EVENT_CHANNEL = 'shelf:event';
 
 /**
+ * The web host's WebSocket: the window offers the API subprotocol and its
+ * key as a second one (`token.<key>`); the host answers with the API one.
+ */
+export const WEB_API_PROTOCOL = 'mcp-shelf.v1';
+export const WEB_TOKEN_PROTOCOL_PREFIX = 'token.';
+export const webApiProtocols = (token: string): string[] => [WEB_API_PROTOCOL, `${WEB_TOKEN_PROTOCOL_PREFIX}${token}`];
+
+/**
  * Builds a ShelfApi from a transport: `invoke` sends one method call,
  * `listen` delivers events. The preload and the WebSocket client both use
  * this, so both expose exactly the table's methods.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import mime from 'mime';
 import { type WebSocket,WebSocketServer } from 'ws';
 
-import { SHELF_EVENTS, type ShelfEventName, type ShelfEvents, type WireFrame } from '../../../shared/shelfApi.js';
+import { SHELF_EVENTS, type ShelfEventName, type ShelfEvents, WEB_API_PROTOCOL, WEB_TOKEN_PROTOCOL_PREFIX, type WireFrame } from '../../../shared/shelfApi.js';
 import { APP_CSP } from '../../desktop/windowOptions.js';
 import { isInside } from '../library/uriPath.js';
 import { dispatch } from '../service/dispatch.js';
@@ -33,15 +33,11 @@ export interface WebHost {
 /** A client this far behind on traffic frames is skipped until it catches up (it can re-query). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-/** The WebSocket subprotocol the window speaks; the token travels as a second one, `token.<token>`. */
-export const API_PROTOCOL = 'mcp-shelf.v1';
-const TOKEN_PROTOCOL_PREFIX = 'token.';
-
 function protocolToken(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.join(',') : header;
   for (const p of (value ?? '').split(',')) {
     const t = p.trim();
-    if (t.startsWith(TOKEN_PROTOCOL_PREFIX)) return t.slice(TOKEN_PROTOCOL_PREFIX.length);
+    if (t.startsWith(WEB_TOKEN_PROTOCOL_PREFIX)) return t.slice(WEB_TOKEN_PROTOCOL_PREFIX.length);
   }
   return undefined;
 }
@@ -104,7 +100,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   // The token is never echoed back: the server picks the API protocol, or none.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, handleProtocols: (offered) => (offered.has(API_PROTOCOL) ? API_PROTOCOL : false) });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, handleProtocols: (offered) => (offered.has(WEB_API_PROTOCOL) ? WEB_API_PROTOCOL : false) });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname !== '/api' || !sameHost(req) || !sameSecret(protocolToken(req.headers['sec-websocket-protocol']), token)) {

@@ -1,10 +1,8 @@
-import { createShelfClient, type ShelfApi, type ShelfEventName, type WireFrame } from '../../../shared/shelfApi';
+import { createShelfClient, type ShelfApi, type ShelfEventName, webApiProtocols, type WireFrame } from '../../../shared/shelfApi';
 
 /** `locked`: this tab has no key to the server (or a stale one, after the server restarted). */
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'locked';
 
-/** Must match the web host's API_PROTOCOL. */
-const API_PROTOCOL = 'mcp-shelf.v1';
 const TOKEN_KEY = 'mcp-shelf-token';
 /** Failed attempts in a row, without ever getting in, before the tab says it needs the new address. */
 const LOCKED_AFTER = 3;
@@ -55,7 +53,7 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
       return;
     }
     onState(failures >= LOCKED_AFTER ? 'locked' : 'connecting');
-    const socket = new WebSocket(url, [API_PROTOCOL, `token.${token}`]);
+    const socket = new WebSocket(url, webApiProtocols(token));
     ws = socket;
     let opened = false;
     socket.onopen = () => {
