@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rename, rm, symlink } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -9,16 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
 import { startService } from '../support/service.js';
-import { CLI, connectSdkClient, runCli, type ShelfProcess,socketDir, startShelf } from '../support/shelfProcess.js';
+import { connectSdkClient, rssMiB, runCli, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 /**
  * Each finding of the security review, reproduced against the real CLI (or
  * the real service where only it can show the state), bounded in time.
  */
-
-async function rssMiB(pid: number): Promise<number> {
-  return Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-}
 
 /** Worst latency of a bystander's small read, sampled every 20 ms while `during` runs. */
 async function worstLatency(bystander: RawClient, uri: string, during: Promise<unknown>): Promise<number> {
@@ -235,21 +231,15 @@ describe('HTTP with the token', () => {
 
   it('a token given with MCP_SHELF_HTTP_TOKEN is used, never saved, and kept out of the command line', async () => {
     const root = await makeTree({ 'a.txt': 'a' });
-    const dir = await socketDir();
-    const sock = path.join(dir, 's.sock');
     const token = 'env-token-env-token-env-token-123';
-    const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, '--http', '0', root], { env: { ...process.env, MCP_SHELF_HTTP_TOKEN: token }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const shelf = await startShelf([root], ['--http', '0'], { env: { MCP_SHELF_HTTP_TOKEN: token } });
     try {
-      await eventually(() => err.includes('listening on'), 10_000, 'serve to start');
-      expect(err).toContain(`HTTP bearer token: ${token}`);
-      const settings = await readFile(path.join(dir, 'settings.json'), 'utf8').catch(() => '');
+      expect(shelf.stderr()).toContain(`HTTP bearer token: ${token}`);
+      expect(shelf.proc.spawnargs.join(' ')).not.toContain(token);
+      const settings = await readFile(path.join(path.dirname(shelf.socketPath), 'settings.json'), 'utf8').catch(() => '');
       expect(settings).not.toContain(token);
     } finally {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-      await rm(dir, { recursive: true, force: true });
+      await shelf.stop();
       await rm(root, { recursive: true, force: true });
     }
   }, 20_000);

@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import net from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,12 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SocketTransport, type SocketTransportOptions } from '../../electron/core/transport/socketTransport.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { type ShelfProcess,startShelf } from '../support/shelfProcess.js';
-
-async function rssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
+import { rssMiB, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 const init = (id: number | string) =>
   `${JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'slow', version: '1' } } })}\n`;

@@ -1,6 +1,6 @@
 import { type ChildProcess,spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,8 @@ export interface StartOptions {
   socketPath?: string;
   /** Run as an unprivileged user (see UNPRIVILEGED); folders must be world-readable. */
   unprivileged?: boolean;
+  /** Added to the environment serve runs with. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Starts `mcp-shelf serve` and resolves once it says it is listening. */
@@ -61,6 +63,7 @@ export async function startShelf(folders: string[], extraArgs: string[] = [], op
   const configDir = path.dirname(sock); // isolated settings: never the developer's own
   const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', configDir, ...extraArgs, ...folders], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
     ...(user ?? {}),
   });
   let err = '';
@@ -108,4 +111,10 @@ export async function connectSdkClient(socketPath: string, name = 'test-client')
   });
   await client.connect(transport);
   return client;
+}
+
+/** A process's resident memory now, from /proc (Linux). */
+export async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
