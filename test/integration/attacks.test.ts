@@ -86,6 +86,36 @@ describe.runIf(process.platform === 'linux')('attacks from a socket client', () 
     expect(shelf.stderr()).not.toMatch(/not reading its responses/);
   }, 60_000);
 
+  it('thousands of connections: past 1,024 a new one is told why and closed, and the bystander is still answered', async () => {
+    const socks: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 1030; i++) {
+        const s = net.connect(shelf.socketPath);
+        s.on('error', () => undefined);
+        await new Promise((r) => s.once('connect', r).once('error', r));
+        socks.push(s);
+      }
+      const refused = socks.at(-1) as net.Socket;
+      const said = await new Promise<string>((resolve) => {
+        let text = '';
+        refused.on('data', (d: Buffer) => (text += d.toString()));
+        refused.once('close', () => resolve(text));
+      });
+      expect(JSON.parse(said)).toMatchObject({ id: null, error: { code: -32603, message: expect.stringMatching(/Too many connections \(1024\)/) } });
+      const t = performance.now();
+      expect((await bystander.request('resources/read', { uri: uriOf(root, 'small.txt') })).result).toBeDefined();
+      expect(performance.now() - t).toBeLessThan(500);
+    } finally {
+      for (const s of socks) s.destroy();
+    }
+    // Closed ones free their places.
+    await eventually(async () => {
+      const c = await RawClient.initialized(shelf.socketPath).catch(() => null);
+      c?.close();
+      return c !== null;
+    }, 5000, 'a new connection accepted again');
+  }, 30_000);
+
   it('long client strings are refused or cut: URIs, ids and client names', async () => {
     const c = await RawClient.connect(shelf.socketPath);
     try {

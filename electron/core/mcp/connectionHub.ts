@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { createMcpHandler, type McpHttpHandler, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientInfo } from '../../../shared/shelfApi.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
@@ -35,6 +36,12 @@ export interface HubOptions {
 
 /** Listens one socket connection may hold open at once (the SDK's default is 1024). */
 const MAX_LISTENS_PER_CONNECTION = 8;
+/**
+ * Socket connections served at once. Each holds a server instance and its
+ * buffers (~100–200 KB); past this a new one is told why and closed, so a
+ * process opening connections in a loop cannot take the memory of the rest.
+ */
+const MAX_SOCKET_CONNECTIONS = 1024;
 /** Listens over HTTP, for all clients together. */
 const MAX_HTTP_LISTENS = 256;
 /** A modern HTTP client has no connection: it counts as gone after this long without a request. */
@@ -53,6 +60,7 @@ export class ConnectionHub {
   private readonly listeners = new Set<() => void>();
   private readonly httpClients = new Map<string, Connection>();
   private nextId = 1;
+  private socketCount = 0;
   private readonly options: HubOptions;
   private modern: McpHttpHandler | null = null;
   private stopFeedingHttp: (() => void) | null = null;
@@ -99,6 +107,14 @@ export class ConnectionHub {
   /** Serves MCP on a freshly accepted socket until either side closes it. */
   acceptSocket(socket: Socket): void {
     socket.on('error', () => undefined);
+    if (this.socketCount >= MAX_SOCKET_CONNECTIONS) {
+      const error = { code: ErrorCodes.internalError, message: `Too many connections (${MAX_SOCKET_CONNECTIONS}); close some and connect again` };
+      socket.end(`${JSON.stringify({ jsonrpc: '2.0', id: null, error })}\n`);
+      socket.destroySoon?.();
+      return;
+    }
+    this.socketCount++;
+    socket.once('close', () => this.socketCount--);
     let handle: { close(): Promise<void> } | null = null;
     const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
     const tools = this.options.server?.tools ?? true; // what this connection's server offers, fixed at connect
