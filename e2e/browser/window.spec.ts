@@ -54,6 +54,18 @@ test('empty state explains the app and offers the path field', async ({ page, sh
   await shoot(page, '01-empty');
 });
 
+test('a tab without the key says to open the printed address; the key in the address takes it out of the address bar', async ({ page, shelf }) => {
+  await page.goto(shelf.url.replace(/#.*$/, ''));
+  await expect(page.getByTestId('locked')).toContainText('Open the address');
+  await expect(page.getByTestId('locked-state')).toContainText('#token=');
+  await expect(page.getByLabel('Folder path')).toHaveCount(0); // no controls that cannot work
+  await shoot(page, '07-no-key');
+  await page.goto(shelf.url);
+  await expect(page.getByTestId('empty-state')).toBeVisible();
+  await expect(page.getByTestId('locked')).toHaveCount(0);
+  expect(new URL(page.url()).hash).toBe(''); // kept in this tab's storage, not in the address
+});
+
 test('add a folder by path and browse its files; a bad path gets a clear message', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await addByPath(page, path.join(root, 'nope'));

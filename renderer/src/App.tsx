@@ -85,6 +85,20 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         )}
       </header>
 
+      {connection === 'locked' && folders === null ? (
+        // Nothing was loaded: without the key nothing can be, so the window says how to get in instead of showing controls that cannot work.
+        <main className="main">
+          <div className="empty-state" data-testid="locked-state">
+            <div className="drop-target">
+              <h1>Open MCP Shelf from its address</h1>
+              <p>
+                This tab has no key to the shelf. <code>mcp-shelf serve --ui</code> printed an address ending in <code>#token=…</code>: open that one. After a
+                restart the shelf prints a new address, and the old one no longer opens it.
+              </p>
+            </div>
+          </div>
+        </main>
+      ) : (
       <div className="layout">
         <aside className="sidebar" aria-label="Folders and files">
           <div className="sidebar-head">
@@ -154,6 +168,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           )}
         </main>
       </div>
+      )}
 
       {drop.dragging && (
         <div className="drop-overlay" data-testid="drop-overlay">
