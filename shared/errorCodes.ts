@@ -22,6 +22,12 @@ export const ErrorCodes = {
    */
   permissionDenied: 1003,
   resourceTooLarge: 1004,
+  /**
+   * A read from an ask-before-read folder that was not allowed: the person
+   * denied it, did not answer in time, or no window was open to ask.
+   * `data.reason` says which ('denied', 'timeout', 'no-window').
+   */
+  readNotAllowed: 1005,
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -9,6 +9,8 @@ export interface FolderOptions {
   showHidden: boolean;
   gitignore: boolean;
   extraIgnore: string[];
+  /** Each client read waits for the person to allow it (the window asks); listing is not affected. */
+  askBeforeRead: boolean;
 }
 
 export type FolderState = 'indexing' | 'watching' | 'polling' | 'missing' | 'disabled' | 'error';
@@ -86,12 +88,104 @@ export interface Settings {
   /** Offer the read-only tools that mirror the resources (applies to new connections). */
   tools: boolean;
   log: { maxEntries: number; maxBytes: number };
+  /** The access history on disk: entries older than maxAgeDays, or past maxBytes, are dropped oldest first. */
+  history: { maxAgeDays: number; maxBytes: number };
+  /** How long a read from an ask-before-read folder waits for an answer before it is denied. */
+  askTimeoutSeconds: number;
 }
 
 /** What the window may change with updateSettings (folders have their own methods). */
-export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath' | 'log' | 'tools'>> & {
+export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath' | 'tools' | 'askTimeoutSeconds'>> & {
   http?: Partial<Settings['http']>;
+  log?: Partial<Settings['log']>;
+  history?: Partial<Settings['history']>;
 };
+
+/** How a client's read ended. */
+export type AccessOutcome = 'ok' | 'denied' | 'error';
+
+/** One read by a client (a resource read or the read_resource tool), as the access history keeps it. */
+export interface AccessEntry {
+  /** Increases with every entry, across restarts. */
+  seq: number;
+  time: number;
+  client: string | null;
+  clientVersion: string | null;
+  /** The MCP revision the client spoke. */
+  protocolVersion: string | null;
+  transport: 'socket' | 'http';
+  via: 'resource' | 'tool';
+  uri: string;
+  /** The published folder the file belongs to (null: the URI named no published file). */
+  folder: string | null;
+  /** Bytes of the file when it was read. */
+  size: number | null;
+  outcome: AccessOutcome;
+  /** For denied and failed reads: the JSON-RPC error code the client got, and its message. */
+  errorCode: number | null;
+  errorMessage: string | null;
+}
+
+export interface HistoryQuery {
+  client?: string;
+  folder?: string;
+  /** Only entries for this exact URI. */
+  uri?: string;
+  outcome?: AccessOutcome;
+  /** Epoch ms, inclusive. */
+  since?: number;
+  until?: number;
+  /** Only entries with seq below this (the next page, newest first). */
+  beforeSeq?: number;
+  /** At most this many, newest first (default 200). */
+  limit?: number;
+}
+
+export interface HistoryPage {
+  entries: AccessEntry[];
+  /** Pass as beforeSeq for older entries; absent at the end. */
+  nextBeforeSeq?: number;
+  /** Entries the store holds in all, and since when. */
+  total: number;
+  oldest: number | null;
+}
+
+/** Per file: how often clients read it, and the last read. */
+export interface FileAccess {
+  uri: string;
+  reads: number;
+  lastTime: number;
+  lastClient: string | null;
+}
+
+export type HistoryExportFormat = 'csv' | 'jsonl';
+
+export interface HistoryExport {
+  text: string;
+  /** Entries in `text`, and how many matched (more than `count` when the export limit cut it). */
+  count: number;
+  matched: number;
+}
+
+/** A read waiting for the person's answer. */
+export interface AccessAsk {
+  id: number;
+  time: number;
+  /** When it is denied without an answer. */
+  deadline: number;
+  client: string | null;
+  clientVersion: string | null;
+  connectionId: number;
+  transport: 'socket' | 'http';
+  uri: string;
+  /** The file's path inside its folder. */
+  path: string;
+  folder: string;
+  size: number;
+}
+
+/** once: this read; client: every read by this connection until it disconnects; deny: this read. */
+export type AccessDecision = 'once' | 'client' | 'deny';
 
 export type TrafficDirection = 'in' | 'out';
 export type TrafficKind = 'request' | 'response' | 'notification' | 'error';
@@ -183,6 +277,16 @@ export interface ShelfMethods {
   clientConfigs(): Promise<ClientConfigSnippet[]>;
   /** Adds or updates the mcp-shelf entry in the client's own config file. */
   installClientConfig(client: SetupClient): Promise<ClientSetupResult>;
+  /** The access history, newest first. */
+  queryHistory(query: HistoryQuery): Promise<HistoryPage>;
+  /** Read counts of every file the history holds a successful read of. */
+  fileAccess(): Promise<FileAccess[]>;
+  exportHistory(query: HistoryQuery, format: HistoryExportFormat): Promise<HistoryExport>;
+  clearHistory(): Promise<void>;
+  /** Reads waiting for an answer (also sent as the `asks` event whenever the list changes). */
+  pendingAsks(): Promise<AccessAsk[]>;
+  /** Answers a waiting read; false when it was no longer waiting (answered elsewhere, timed out, client gone). */
+  answerAsk(id: number, decision: AccessDecision): Promise<boolean>;
 }
 
 export interface ShelfEvents {
@@ -190,6 +294,10 @@ export interface ShelfEvents {
   folders: FolderInfo[];
   clients: ClientInfo[];
   status: ServerStatus;
+  /** New access history entries, in order. */
+  access: AccessEntry[];
+  /** Every read now waiting for an answer. */
+  asks: AccessAsk[];
 }
 
 export type ShelfMethodName = keyof ShelfMethods;
@@ -219,9 +327,15 @@ export const SHELF_METHODS = [
   'exportTraffic',
   'clientConfigs',
   'installClientConfig',
+  'queryHistory',
+  'fileAccess',
+  'exportHistory',
+  'clearHistory',
+  'pendingAsks',
+  'answerAsk',
 ] as const satisfies readonly ShelfMethodName[];
 
-export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status'] as const satisfies readonly ShelfEventName[];
+export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status', 'access', 'asks'] as const satisfies readonly ShelfEventName[];
 
 type Exhaustive<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : { missing: Exclude<All, Listed> };
 export const methodsAreExhaustive: Exhaustive<ShelfMethodName, (typeof SHELF_METHODS)[number]> = true;

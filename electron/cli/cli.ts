@@ -56,6 +56,9 @@ Options:
   --no-tools             do not offer the read-only tools that mirror the
                          resources (for clients that only use tools)
   --no-gitignore         publish files that .gitignore files exclude
+  --ask-before-read      each client read waits until you allow it in the
+                         window (needs --ui and an open tab; without one such
+                         reads are refused, with an error that says why)
   --show-hidden          publish dotfiles (secrets such as .env, keys and .git
                          stay hidden)
   --config-dir DIR       settings folder (default: ${defaultSettingsDir()})
@@ -97,6 +100,7 @@ async function serve(args: string[]): Promise<void> {
       'max-read-bytes': { type: 'string' },
       'no-gitignore': { type: 'boolean' },
       'show-hidden': { type: 'boolean' },
+      'ask-before-read': { type: 'boolean' },
       ui: { type: 'boolean' },
       'ui-port': { type: 'string' },
       http: { type: 'string' },
@@ -168,7 +172,7 @@ async function serve(args: string[]): Promise<void> {
       folders: positionals,
       socketPath: values.socket as string | undefined,
       maxReadBytes,
-      rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']) },
+      rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']), askBeforeRead: Boolean(values['ask-before-read']) },
       settingsDir: values['config-dir'] as string | undefined,
       uiPort: values.ui ? (uiPort ?? 0) : undefined,
       http,

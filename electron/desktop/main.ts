@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent,Menu, nativeImage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 
+import type { AccessAsk } from '../../shared/shelfApi.js';
 import { type BridgeCommand,nodeBridgeCommand } from '../core/service/clientConfigs.js';
 import { ShelfService } from '../core/service/shelfService.js';
 import { loadBounds, saveBounds } from '../core/settings/windowState.js';
@@ -129,6 +130,31 @@ async function showWindow(): Promise<void> {
   win?.focus();
 }
 
+/** Asks already announced, so each new one raises one notification (bounded: the gate holds at most 64). */
+const announced = new Set<number>();
+
+/**
+ * A read waits for an answer: the window shows the prompt (opened if it was
+ * closed to the tray) and a native notification says so even when the
+ * window is behind others.
+ */
+function announceAsks(asks: AccessAsk[]): void {
+  const waiting = new Set(asks.map((a) => a.id));
+  for (const id of announced) if (!waiting.has(id)) announced.delete(id);
+  const fresh = asks.filter((a) => !announced.has(a.id));
+  if (fresh.length === 0) return;
+  for (const a of fresh) announced.add(a.id);
+  const first = fresh[0] as AccessAsk;
+  void showWindow();
+  if (Notification.isSupported()) {
+    const who = first.client ?? 'A client';
+    const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more)` : '';
+    const note = new Notification({ title: 'Allow this read?', body: `${who} wants to read ${first.path}${more}. Answer in MCP Shelf.` });
+    note.on('click', () => void showWindow());
+    note.show();
+  }
+}
+
 async function start(): Promise<void> {
   // Deny every permission (camera, notifications…) and enforce the CSP on every response.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
@@ -146,6 +172,9 @@ async function start(): Promise<void> {
   });
   registerIpc(ipcMain, service, isTrustedSender);
   service.on('status', () => void refreshTray());
+  // The app can always show its window (it opens one for an ask), so asks are never refused for want of one.
+  service.attachWindow();
+  service.on('asks', announceAsks);
   buildMenu();
   const icon = nativeImage.createFromPath(path.join(here, '../../build/icon.png'));
   tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon.resize({ width: 16, height: 16 }));

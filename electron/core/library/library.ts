@@ -208,7 +208,7 @@ export class Library {
    * indexed (looked at on disk under the same rules), so reads by URI work
    * from the first moment at any folder size.
    */
-  private async resolveForRead(uri: string): Promise<{ folder: PublishedFolder; entry: FileEntry } | null> {
+  async locate(uri: string): Promise<{ folder: PublishedFolder; entry: FileEntry } | null> {
     const found = this.resolve(uri);
     if (found || !this.indexing) return found;
     const p = this.pathOf(uri);
@@ -224,7 +224,7 @@ export class Library {
 
   /** `cache: false` for walks over many files (search), which must not push out what clients read again and again. */
   async read(uri: string, options: { cache?: boolean } = {}): Promise<ReadOutcome> {
-    const found = await this.resolveForRead(uri);
+    const found = await this.locate(uri);
     if (!found) throw ShelfError.notFound(uri);
     return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, options.cache === false ? undefined : this.cache);
   }
@@ -236,7 +236,7 @@ export class Library {
 
   /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */
   async openRead(uri: string): Promise<WholeRead | { stream: FileStream }> {
-    const found = await this.resolveForRead(uri);
+    const found = await this.locate(uri);
     if (!found) throw ShelfError.notFound(uri);
     return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
   }

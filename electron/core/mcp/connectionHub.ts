@@ -5,6 +5,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientInfo } from '../../../shared/shelfApi.js';
+import { ClientReads, type Requester } from '../access/clientReads.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
@@ -32,6 +33,15 @@ export interface HubOptions {
   traffic?: TrafficLog;
   /** What each connection's server offers (the tools switch). */
   server?: ShelfServerOptions;
+  /** How client reads are asked about and recorded (default: plain library reads, not recorded). */
+  reads?: ClientReads;
+  /** Told when a connection (or a modern HTTP client) is gone. */
+  connectionClosed?: (connectionId: number) => void;
+}
+
+/** The requester a connection stands for. */
+export function requesterOf(c: Connection): Requester {
+  return { connectionId: c.id, name: c.identity?.name ?? null, version: c.identity?.version ?? null, protocolVersion: c.identity?.protocolVersion ?? null, transport: c.transport };
 }
 
 /** Listens one socket connection may hold open at once (the SDK's default is 1024). */
@@ -62,6 +72,7 @@ export class ConnectionHub {
   private nextId = 1;
   private socketCount = 0;
   private readonly options: HubOptions;
+  private readonly reads: ClientReads;
   private modern: McpHttpHandler | null = null;
   private stopFeedingHttp: (() => void) | null = null;
 
@@ -70,6 +81,7 @@ export class ConnectionHub {
     options: HubOptions = {},
   ) {
     this.options = { ...options };
+    this.reads = options.reads ?? new ClientReads(library);
   }
 
   get size(): number {
@@ -130,7 +142,7 @@ export class ConnectionHub {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
       screen: (request) => screenRequest(request, { envelope: true }),
-      intercept: readFastPath(this.library, () => connection.era, () => tools),
+      intercept: readFastPath(this.reads, () => requesterOf(connection), () => connection.era, () => tools),
     });
     handle = serveStdio(
       ({ era }) => {
@@ -140,6 +152,8 @@ export class ConnectionHub {
           era,
           notifications: 'connection',
           listensTo: (uri) => listened.has(uri),
+          reads: this.reads,
+          requester: () => requesterOf(connection),
         });
         if (era === 'legacy') shelf.server.oninitialized = () => this.changed();
         return shelf.server;
@@ -154,8 +168,15 @@ export class ConnectionHub {
    * hook, so its send and onmessage are wrapped to feed the traffic log.
    */
   async acceptHttpSession(transport: Transport): Promise<Connection> {
-    const shelf = createShelfServer(this.library, { ...this.options.server, era: 'legacy', notifications: 'connection' });
-    const connection = this.open('http', () => shelf.server.close());
+    let connection: Connection | null = null;
+    const shelf = createShelfServer(this.library, {
+      ...this.options.server,
+      era: 'legacy',
+      notifications: 'connection',
+      reads: this.reads,
+      requester: () => (connection ? requesterOf(connection) : { connectionId: 0, name: null, version: null, protocolVersion: null, transport: 'http' }),
+    });
+    connection = this.open('http', () => shelf.server.close());
     connection.era = 'legacy';
     const observer = this.observe(connection);
     const send = transport.send.bind(transport);
@@ -189,7 +210,14 @@ export class ConnectionHub {
   modernHttp(): McpHttpHandler {
     if (this.modern) return this.modern;
     const handler = createMcpHandler(
-      () => createShelfServer(this.library, { ...this.options.server, era: 'modern', notifications: 'none' }).server,
+      () =>
+        createShelfServer(this.library, {
+          ...this.options.server,
+          era: 'modern',
+          notifications: 'none',
+          reads: this.reads,
+          requester: (request) => requesterOf(this.httpClientFor(request)),
+        }).server,
       { legacy: 'reject', responseMode: 'json', maxSubscriptions: MAX_HTTP_LISTENS, onerror: () => undefined },
     );
     const listChanged = listChangedThrottle(() => handler.notify.resourcesChanged());
@@ -209,6 +237,11 @@ export class ConnectionHub {
 
   /** The traffic observer of the modern HTTP client that sent this request (one per name and version). */
   httpClientObserver(message: unknown): WireObserver {
+    return this.observe(this.httpClientFor(message));
+  }
+
+  /** The modern HTTP client that sent this request: one per name and version, made on its first request. */
+  private httpClientFor(message: unknown): Connection {
     const identity = message && typeof message === 'object' ? identityOf(message as { method?: unknown; params?: unknown }) : null;
     const key = `${identity?.name ?? ''}\u0000${identity?.version ?? ''}`;
     let connection = this.httpClients.get(key);
@@ -223,7 +256,7 @@ export class ConnectionHub {
       this.httpClients.set(key, created);
       connection = created;
     }
-    return this.observe(connection);
+    return connection;
   }
 
   private expireHttpClients(): void {
@@ -243,6 +276,7 @@ export class ConnectionHub {
     if (!this.connections.delete(connection.id)) return;
     for (const [key, c] of this.httpClients) if (c === connection) this.httpClients.delete(key);
     this.options.traffic?.connectionClosed(connection.id);
+    this.options.connectionClosed?.(connection.id);
     this.changed();
   }
 

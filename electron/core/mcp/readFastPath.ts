@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
+import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { FileStream } from '../library/fileStream.js';
-import type { Library } from '../library/library.js';
 import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
 import { SERVER_INFO } from './shelfServer.js';
@@ -39,10 +39,10 @@ function streamed(file: FileStream, era: Era, head: string, closing: string, log
 }
 
 /** resources/read (params were screened before the fast path saw them). */
-async function readResource(library: Library, uri: string, era: Era): Promise<InterceptedReply> {
+async function readResource(reads: ClientReads, who: Requester, uri: string, era: Era): Promise<InterceptedReply> {
   const { suffix, fields } = eraParts(era);
   try {
-    const opened = await library.openRead(uri);
+    const opened = await reads.openRead(uri, who, 'resource');
     if ('whole' in opened) {
       const result = { contents: [opened.whole.contents], ...fields };
       return opened.contentsJson === undefined ? { result } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}` };
@@ -62,10 +62,10 @@ async function readResource(library: Library, uri: string, era: Era): Promise<In
  * streamed, so a client asking for many large files at once has one of
  * them in memory at a time, not all.
  */
-async function readTool(library: Library, uri: string, era: Era): Promise<InterceptedReply> {
+async function readTool(reads: ClientReads, who: Requester, uri: string, era: Era): Promise<InterceptedReply> {
   const { fields } = eraParts(era);
   try {
-    const opened = await library.openRead(uri);
+    const opened = await reads.openRead(uri, who, 'tool');
     if ('whole' in opened) return { result: { ...readToolResult(opened.whole.contents), ...fields } };
     const file = opened.stream;
     if (file.kind === 'text') return streamed(file, era, '{"content":[{"type":"text","text":"', '"}]', (preview) => ({ content: [{ type: 'text', text: preview }] }));
@@ -89,7 +89,7 @@ async function readTool(library: Library, uri: string, era: Era): Promise<Interc
  * unknown revision, a 2025 request on a modern connection — goes to the
  * SDK, which owns those answers.
  */
-export function readFastPath(library: Library, eraOf: () => Era | null, tools: () => boolean): Interceptor {
+export function readFastPath(reads: ClientReads, who: () => Requester, eraOf: () => Era | null, tools: () => boolean): Interceptor {
   return (message) => {
     const toolUri =
       message.method === 'tools/call' && tools() && (message.params as { name?: unknown } | undefined)?.name === 'read_resource'
@@ -99,6 +99,6 @@ export function readFastPath(library: Library, eraOf: () => Era | null, tools: (
     const claim = claimOf(message);
     const era = eraOf();
     if (claim === 'other' || (era !== null && claim !== era)) return null;
-    return toolUri === null ? readResource(library, (message.params as { uri: string }).uri, claim) : readTool(library, toolUri, claim);
+    return toolUri === null ? readResource(reads, who(), (message.params as { uri: string }).uri, claim) : readTool(reads, who(), toolUri, claim);
   };
 }

@@ -1,5 +1,6 @@
 import { type Implementation,Server } from '@modelcontextprotocol/server';
 
+import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { Library } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 import { VERSION } from '../version.js';
@@ -50,6 +51,10 @@ export interface ShelfServerSetup extends ShelfServerOptions {
   notifications: 'connection' | 'none';
   /** For a modern connection: whether any of its listens named this URI (a cheap pre-filter; the SDK routes exactly). */
   listensTo?: (uri: string) => boolean;
+  /** Client reads: asked about where a folder says so, and recorded in the access history. */
+  reads: ClientReads;
+  /** Who sent a request (the connection, or for modern HTTP the client its `_meta` names). */
+  requester: (request: { method: string; params?: unknown }) => Requester;
 }
 
 /** Subscriptions one 2025 connection may hold; a client asking for more gets an error, not our memory. */
@@ -88,7 +93,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     return library.indexing ? { ...page, _meta: { [INDEXING_META_KEY]: true } } : page;
   });
   server.setRequestHandler('resources/read', async (req) => {
-    const { contents } = await library.read(req.params.uri);
+    const { contents } = await setup.reads.read(req.params.uri, setup.requester(req), 'resource');
     return { contents: [contents] };
   });
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: library.templates() }));
@@ -101,7 +106,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
   });
   if (tools) {
     server.setRequestHandler('tools/list', () => ({ tools: SHELF_TOOLS }));
-    server.setRequestHandler('tools/call', (req) => callShelfTool(library, req.params.name, req.params.arguments));
+    server.setRequestHandler('tools/call', (req) => callShelfTool(setup.reads, setup.requester(req), req.params.name, req.params.arguments));
   }
 
   // 2025 subscriptions belong to the connection; any URI may be subscribed:

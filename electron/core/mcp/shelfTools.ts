@@ -4,6 +4,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import picomatch from 'picomatch';
 import * as z from 'zod';
 
+import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { Library, ResourceInfo } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 
@@ -136,16 +137,17 @@ function* matchingResources(library: Library, folder: string | undefined, glob: 
  * goes wrong inside a known tool, bad arguments included, is an `isError`
  * result the model can read and act on.
  */
-export async function callShelfTool(library: Library, name: string, args: unknown): Promise<CallToolResult> {
+export async function callShelfTool(reads: ClientReads, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
   if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
-    return await runTool(library, name, args);
+    return await runTool(reads, who, name, args);
   } catch (err) {
     return toolError(err);
   }
 }
 
-async function runTool(library: Library, name: string, args: unknown): Promise<CallToolResult> {
+async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+  const library = reads.library;
   switch (name) {
     case 'list_resources': {
       const a = parse(ListArgs, args, name);
@@ -160,7 +162,7 @@ async function runTool(library: Library, name: string, args: unknown): Promise<C
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
       {
-        const { contents } = await library.read(a.uri);
+        const { contents } = await reads.read(a.uri, who, 'tool');
         return readToolResult(contents);
       }
     }
@@ -172,9 +174,17 @@ async function runTool(library: Library, name: string, args: unknown): Promise<C
       let budget = SEARCH_BYTE_BUDGET;
       let truncated = false;
       let files = 0;
+      // Files in ask-before-read folders are not searched: their text reaches a client only through a read the person allowed.
+      const asked = new Set<string>();
+      const anyAsks = reads.anyAsks();
       {
         outer: for (const r of matchingResources(library, a.folder, a.glob)) {
           if (r.size > library.options.maxReadBytes) continue;
+          const root = anyAsks ? library.resolve(r.uri)?.folder.root : undefined;
+          if (root !== undefined && reads.asks(root)) {
+            asked.add(root);
+            continue;
+          }
           if (r.size > budget) {
             truncated = true;
             break;
@@ -203,11 +213,12 @@ async function runTool(library: Library, name: string, args: unknown): Promise<C
           }
         }
       }
+      const skipped = asked.size > 0 ? `\nNot searched (these folders ask before each read; read their files one by one): ${[...asked].join(', ')}` : '';
       const text =
         matches.length === 0
-          ? `No match for "${a.query}" in ${files} file(s).`
-          : `${matches.length} match(es)${truncated ? ' (stopped early; narrow the search)' : ''}, as URI:line: snippet:\n${matches.map((m) => `${m.uri}:${m.line}: ${m.snippet}`).join('\n')}`;
-      return { content: [{ type: 'text', text }], structuredContent: { matches, truncated, filesSearched: files } };
+          ? `No match for "${a.query}" in ${files} file(s).${skipped}`
+          : `${matches.length} match(es)${truncated ? ' (stopped early; narrow the search)' : ''}, as URI:line: snippet:\n${matches.map((m) => `${m.uri}:${m.line}: ${m.snippet}`).join('\n')}${skipped}`;
+      return { content: [{ type: 'text', text }], structuredContent: { matches, truncated, filesSearched: files, ...(asked.size > 0 ? { notSearched: [...asked] } : {}) } };
     }
     default:
       throw ShelfError.invalidParams(`Unknown tool: ${name}`);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-import type { ShelfMethodName, TrafficQuery } from '../../../shared/shelfApi.js';
+import type { HistoryQuery, ShelfMethodName, TrafficQuery } from '../../../shared/shelfApi.js';
 
 /**
  * The arguments of every ShelfApi method, one schema per method, keyed by
@@ -19,6 +19,7 @@ const FolderOptionsPatch = z
     showHidden: z.boolean(),
     gitignore: z.boolean(),
     extraIgnore: z.array(z.string().min(1).max(1000)).max(500),
+    askBeforeRead: z.boolean(),
   })
   .partial()
   .strict();
@@ -37,6 +38,22 @@ const TrafficQueryArg = z
   .nullish()
   .transform((q) => Object.fromEntries(Object.entries(q ?? {}).filter(([, v]) => v !== null && v !== undefined)) as TrafficQuery);
 
+/** A history query as the window sends it; nulls count as absent. */
+const HistoryQueryArg = z
+  .object({
+    client: z.string().max(2048).nullish(),
+    folder: z.string().max(4096).nullish(),
+    uri: z.string().max(16384).nullish(),
+    outcome: z.enum(['ok', 'denied', 'error']).nullish(),
+    since: z.number().nullish(),
+    until: z.number().nullish(),
+    beforeSeq: z.number().int().nullish(),
+    limit: z.number().int().min(1).max(100_000).nullish(),
+  })
+  .strict()
+  .nullish()
+  .transform((q) => Object.fromEntries(Object.entries(q ?? {}).filter(([, v]) => v !== null && v !== undefined)) as HistoryQuery);
+
 /** Settings the window may change; the service checks the merged result against the settings schema. */
 const SettingsPatchArg = z
   .object({
@@ -44,6 +61,8 @@ const SettingsPatchArg = z
     socketPath: z.string().min(1).max(4096).nullable(),
     tools: z.boolean(),
     log: z.object({ maxEntries: z.number().int().positive(), maxBytes: z.number().int().positive() }).partial().strict(),
+    history: z.object({ maxAgeDays: z.number().int().positive(), maxBytes: z.number().int().positive() }).partial().strict(),
+    askTimeoutSeconds: z.number().int().positive(),
     http: z
       .object({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535), token: z.string().min(16).max(512).nullable() })
       .partial()
@@ -74,6 +93,12 @@ export const API_ARGUMENTS = {
   exportTraffic: z.tuple([TrafficQueryArg]),
   clientConfigs: none,
   installClientConfig: z.tuple([z.enum(['claude-desktop', 'cursor', 'vscode'])]),
+  queryHistory: z.tuple([HistoryQueryArg]),
+  fileAccess: none,
+  exportHistory: z.tuple([HistoryQueryArg, z.enum(['csv', 'jsonl'])]),
+  clearHistory: none,
+  pendingAsks: none,
+  answerAsk: z.tuple([z.number().int().positive(), z.enum(['once', 'client', 'deny'])]),
 } satisfies Record<ShelfMethodName, z.ZodType<unknown[]>>;
 
 /** What a method's arguments are called in error messages. */
@@ -81,6 +106,7 @@ const ARGUMENT_NAMES: Partial<Record<ShelfMethodName, string>> = {
   setFolderOptions: 'folder options',
   queryTraffic: 'traffic query',
   exportTraffic: 'traffic query',
+  queryHistory: 'history query',
   updateSettings: 'settings',
 };
 

@@ -18,7 +18,13 @@ interface ManagedFolder {
 
 /** A new folder's options: published, dotfiles hidden, .gitignore honoured, unless given. */
 export function folderOptions(given: Partial<Omit<FolderOptions, 'enabled'>> = {}): FolderOptions {
-  return { enabled: true, showHidden: given.showHidden ?? false, gitignore: given.gitignore ?? true, extraIgnore: given.extraIgnore ?? [] };
+  return {
+    enabled: true,
+    showHidden: given.showHidden ?? false,
+    gitignore: given.gitignore ?? true,
+    extraIgnore: given.extraIgnore ?? [],
+    askBeforeRead: given.askBeforeRead ?? false,
+  };
 }
 
 const ruleOptions = (o: FolderOptions): RuleOptions => ({ showHidden: o.showHidden, gitignore: o.gitignore, extraIgnore: o.extraIgnore });
@@ -28,6 +34,8 @@ export interface FolderRegistryEvents {
   save(folders: Array<{ path: string } & FolderOptions>): Promise<void>;
   /** Something a FolderInfo shows changed. */
   changed(): void;
+  /** A folder started or stopped asking before reads (or was removed). */
+  asksChanged?(folder: string, asks: boolean): void;
 }
 
 /**
@@ -37,6 +45,8 @@ export interface FolderRegistryEvents {
  */
 export class FolderRegistry {
   private readonly folders: ManagedFolder[] = [];
+  /** Folders that ask before each read (checked on every client read, so kept as a set). */
+  private readonly asking = new Set<string>();
 
   constructor(
     private readonly library: Library,
@@ -45,7 +55,19 @@ export class FolderRegistry {
 
   /** The folders to manage at start: saved ones (a missing one is waited for), or this run's. */
   load(entries: Array<{ path: string } & FolderOptions>, saved: boolean): void {
-    for (const { path: p, ...options } of entries) this.folders.push({ path: path.resolve(p), options, saved, published: null, failure: null });
+    for (const { path: p, ...options } of entries) {
+      this.folders.push({ path: path.resolve(p), options, saved, published: null, failure: null });
+      if (options.askBeforeRead) this.asking.add(path.resolve(p));
+    }
+  }
+
+  /** Whether the folder at this path asks before each client read. */
+  asks(folderPath: string): boolean {
+    return this.asking.has(folderPath);
+  }
+
+  get anyAsks(): boolean {
+    return this.asking.size > 0;
   }
 
   /**
@@ -101,6 +123,7 @@ export class FolderRegistry {
     const f = this.find(folderPath);
     if (f.published) await this.library.remove(f.path);
     this.folders.splice(this.folders.indexOf(f), 1);
+    if (this.asking.delete(f.path)) this.events.asksChanged?.(f.path, false);
     if (f.saved) await this.save();
     this.events.changed();
   }
@@ -122,8 +145,15 @@ export class FolderRegistry {
 
   async setOptions(folderPath: string, options: Partial<Omit<FolderOptions, 'enabled'>>): Promise<FolderInfo> {
     const f = this.find(folderPath);
+    const rulesBefore = JSON.stringify(ruleOptions(f.options));
     f.options = { ...f.options, ...options };
-    if (f.published) f.published = await this.library.reconfigure(f.path, ruleOptions(f.options));
+    // Asking before reads changes no rule: the index stays as it is.
+    if (f.published && JSON.stringify(ruleOptions(f.options)) !== rulesBefore) f.published = await this.library.reconfigure(f.path, ruleOptions(f.options));
+    if (f.options.askBeforeRead !== this.asking.has(f.path)) {
+      if (f.options.askBeforeRead) this.asking.add(f.path);
+      else this.asking.delete(f.path);
+      this.events.asksChanged?.(f.path, f.options.askBeforeRead);
+    }
     if (f.saved) await this.save();
     this.events.changed();
     return this.info(f);

@@ -1,10 +1,20 @@
+import path from 'node:path';
+
 import type {
+  AccessAsk,
+  AccessDecision,
+  AccessEntry,
   AddFoldersResult,
   ClientConfigSnippet,
   ClientInfo,
   ClientSetupResult,
+  FileAccess,
   FolderInfo,
   FolderOptions,
+  HistoryExport,
+  HistoryExportFormat,
+  HistoryPage,
+  HistoryQuery,
   HostInfo,
   ReadPreview,
   ResourcePage,
@@ -18,6 +28,9 @@ import type {
   TrafficEntry,
   TrafficQuery,
 } from '../../../shared/shelfApi.js';
+import { AskGate } from '../access/askGate.js';
+import { ClientReads } from '../access/clientReads.js';
+import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
@@ -54,6 +67,11 @@ export interface ServiceOptions {
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
 
 const FOLDER_EVENT_DEBOUNCE_MS = 100;
+/** New history entries reach the window in batches this far apart, at most ACCESS_EVENT_MAX each (the window can query the rest). */
+const ACCESS_EVENT_MS = 250;
+const ACCESS_EVENT_MAX = 500;
+
+const historyLimits = (s: Settings): HistoryLimits => ({ maxBytes: s.history.maxBytes, maxAgeMs: s.history.maxAgeDays * 86_400_000 });
 
 /**
  * The ShelfApi both hosts serve (Electron IPC, the web host), as a thin
@@ -65,6 +83,8 @@ export class ShelfService implements ShelfMethods {
   readonly library: Library;
   readonly hub: ConnectionHub;
   readonly traffic: TrafficLog;
+  readonly history: HistoryStore;
+  private readonly gate: AskGate;
   private readonly folders: FolderRegistry;
   private readonly endpoints: Endpoints;
   private readonly store: SettingsStore;
@@ -73,22 +93,47 @@ export class ShelfService implements ShelfMethods {
   private readonly startedAt = Date.now();
   private folderTimer: NodeJS.Timeout | null = null;
   private readonly unsubscribers: Array<() => void> = [];
+  /** Windows showing the shelf (the Electron window, browser tabs): asks need one. */
+  private windows = 0;
+  private accessBatch: AccessEntry[] = [];
+  private accessTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly options: ServiceOptions,
     settings: Settings,
+    history: HistoryStore,
   ) {
     this.store = new SettingsStore(options.settingsDir);
     this.settings = settings;
+    this.history = history;
     this.library = new Library({ maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes });
     this.traffic = new TrafficLog({ maxEntries: settings.log.maxEntries, maxBytes: settings.log.maxBytes });
-    this.hub = new ConnectionHub(this.library, { log: options.log, traffic: this.traffic, server: { tools: options.tools ?? settings.tools } });
+    this.gate = new AskGate({
+      timeoutMs: () => this.settings.askTimeoutSeconds * 1000,
+      windows: () => this.windows,
+      changed: (asks) => this.emit('asks', asks),
+    });
     this.folders = new FolderRegistry(this.library, {
       save: async (folders) => {
         this.settings = { ...this.settings, folders };
         await this.store.save(this.settings);
       },
       changed: () => this.foldersChanged(),
+      asksChanged: (folder, asks) => this.gate.folderChanged(folder, asks),
+    });
+    const reads = new ClientReads(this.library, {
+      history,
+      gate: this.gate,
+      asks: (root) => this.folders.asks(root),
+      anyAsks: () => this.folders.anyAsks,
+      recorded: (entry) => this.accessRecorded(entry),
+    });
+    this.hub = new ConnectionHub(this.library, {
+      log: options.log,
+      traffic: this.traffic,
+      server: { tools: options.tools ?? settings.tools },
+      reads,
+      connectionClosed: (id) => this.gate.connectionClosed(id),
     });
     this.endpoints = new Endpoints(this.hub, options.http, options.log ?? (() => undefined));
   }
@@ -98,7 +143,8 @@ export class ShelfService implements ShelfMethods {
     const store = new SettingsStore(options.settingsDir);
     const { settings, warning } = await store.load();
     if (warning) options.log?.(warning);
-    const service = new ShelfService(options, settings);
+    const history = await HistoryStore.open(path.join(options.settingsDir, 'history'), historyLimits(settings), options.log);
+    const service = new ShelfService(options, settings, history);
     try {
       await service.init();
     } catch (err) {
@@ -167,6 +213,32 @@ export class ShelfService implements ShelfMethods {
         // a broken subscriber must not break the others
       }
     }
+  }
+
+  /**
+   * A window that can answer asks opened; call the returned function when it
+   * closes. With none open, reads from ask-before-read folders are refused.
+   */
+  attachWindow(): () => void {
+    this.windows++;
+    let attached = true;
+    return () => {
+      if (!attached) return;
+      attached = false;
+      this.windows--;
+      this.gate.windowsChanged();
+    };
+  }
+
+  private accessRecorded(entry: AccessEntry): void {
+    this.accessBatch.push(entry);
+    if (this.accessBatch.length > ACCESS_EVENT_MAX) this.accessBatch.splice(0, this.accessBatch.length - ACCESS_EVENT_MAX);
+    this.accessTimer ??= setTimeout(() => {
+      this.accessTimer = null;
+      const batch = this.accessBatch;
+      this.accessBatch = [];
+      this.emit('access', batch);
+    }, ACCESS_EVENT_MS);
   }
 
   private foldersChanged(): void {
@@ -258,8 +330,10 @@ export class ShelfService implements ShelfMethods {
       ...(patch?.maxReadBytes !== undefined ? { maxReadBytes: patch.maxReadBytes } : {}),
       ...(patch?.socketPath !== undefined ? { socketPath: patch.socketPath } : {}),
       ...(patch?.tools !== undefined ? { tools: patch.tools } : {}),
+      ...(patch?.askTimeoutSeconds !== undefined ? { askTimeoutSeconds: patch.askTimeoutSeconds } : {}),
       http: { ...this.settings.http, ...(patch?.http ?? {}) },
       log: { ...this.settings.log, ...(patch?.log ?? {}) },
+      history: { ...this.settings.history, ...(patch?.history ?? {}) },
     };
     const parsed = SettingsSchema.safeParse(merged);
     if (!parsed.success) {
@@ -287,6 +361,7 @@ export class ShelfService implements ShelfMethods {
       }
     }
     this.traffic.setLimits(next.log.maxEntries, next.log.maxBytes);
+    this.history.setLimits(historyLimits(next));
     this.settings = { ...next, http: this.settings.http };
     await this.store.save(this.settings);
     this.emit('status', await this.getStatus());
@@ -313,12 +388,39 @@ export class ShelfService implements ShelfMethods {
     return installClientConfig(client, this.options.bridge(this.socketPath));
   }
 
-  /** Closes connections, the socket (removing its file) and the watchers. */
+  async queryHistory(query: HistoryQuery): Promise<HistoryPage> {
+    return this.history.query(query);
+  }
+
+  async fileAccess(): Promise<FileAccess[]> {
+    return this.history.fileAccess();
+  }
+
+  async exportHistory(query: HistoryQuery, format: HistoryExportFormat): Promise<HistoryExport> {
+    return this.history.export(query, format);
+  }
+
+  async clearHistory(): Promise<void> {
+    await this.history.clear();
+  }
+
+  async pendingAsks(): Promise<AccessAsk[]> {
+    return this.gate.pending();
+  }
+
+  async answerAsk(id: number, decision: AccessDecision): Promise<boolean> {
+    return this.gate.answer(id, decision);
+  }
+
+  /** Closes connections, the socket (removing its file) and the watchers; writes the history out. */
   async close(): Promise<void> {
     if (this.folderTimer) clearTimeout(this.folderTimer);
+    if (this.accessTimer) clearTimeout(this.accessTimer);
+    this.gate.close();
     for (const u of this.unsubscribers.splice(0)) u();
     await this.endpoints.close(() => this.hub.closeAll());
     await this.library.close();
+    await this.history.close();
     this.traffic.close();
     this.listeners.clear();
   }

@@ -15,6 +15,7 @@ const FolderSchema = z.object({
   showHidden: z.boolean().default(false),
   gitignore: z.boolean().default(true),
   extraIgnore: z.array(z.string()).default([]),
+  askBeforeRead: z.boolean().default(false),
 });
 
 /** The file's shape; unknown keys are dropped, missing ones take defaults. */
@@ -39,6 +40,13 @@ export const SettingsSchema = z.object({
       maxBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
     })
     .prefault({}),
+  history: z
+    .object({
+      maxAgeDays: z.number().int().min(1).max(3650).default(90),
+      maxBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    })
+    .prefault({}),
+  askTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
 });
 
 export function defaultSettings(): Settings {

@@ -111,6 +111,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   const serveSocket = (ws: WebSocket) => {
+    // An open tab can answer asks (ask-before-read folders).
+    const detach = service.attachWindow();
     const send = (frame: WireFrame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
@@ -134,7 +136,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         (err: Error) => send({ type: 'result', id, ok: false, error: err.message }),
       );
     });
-    ws.on('close', () => unsubscribe.forEach((u) => u()));
+    ws.on('close', () => {
+      unsubscribe.forEach((u) => u());
+      detach();
+    });
     ws.on('error', () => undefined);
   };
 

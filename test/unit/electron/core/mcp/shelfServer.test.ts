@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { ClientReads } from '../../../../../electron/core/access/clientReads.js';
 import { Library } from '../../../../../electron/core/library/library.js';
 import { createShelfServer } from '../../../../../electron/core/mcp/shelfServer.js';
 import { makeTree, uriOf } from '../../../../support/fixtures.js';
@@ -24,7 +25,13 @@ describe('createShelfServer', () => {
   });
 
   const connect = async (tools: boolean) => {
-    const shelf = createShelfServer(library, { era: 'legacy', notifications: 'connection', tools });
+    const shelf = createShelfServer(library, {
+      era: 'legacy',
+      notifications: 'connection',
+      tools,
+      reads: new ClientReads(library),
+      requester: () => ({ connectionId: 1, name: 'unit', version: '1', protocolVersion: null, transport: 'socket' }),
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await shelf.server.connect(a);
     const client = new Client({ name: 'unit', version: '1' });

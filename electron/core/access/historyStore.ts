@@ -1,0 +1,354 @@
+import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { stringify } from 'csv-stringify/sync';
+
+import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from '../../../shared/shelfApi.js';
+
+/**
+ * The access history on disk: append-only JSON Lines segments in one folder,
+ * named by the sequence number of their first entry.
+ *
+ * - Crash safety: entries are written within FLUSH_MS of being recorded (a
+ *   SIGKILL loses at most that), each batch in one write. A segment is never
+ *   appended to after a restart — every start opens a new one — so a line
+ *   torn by a crash stays the last line of its segment and is skipped when
+ *   read; nothing already written is ever rewritten.
+ * - Bounds: whole segments are dropped, oldest first, past the byte budget or
+ *   the age limit; the per-file counts the window shows are kept in memory and
+ *   adjusted by what a dropped segment held (work in proportion to the drop).
+ */
+
+export interface HistoryLimits {
+  maxBytes: number;
+  maxAgeMs: number;
+}
+
+interface Segment {
+  file: string;
+  firstSeq: number;
+  lastSeq: number;
+  firstTime: number;
+  lastTime: number;
+  bytes: number;
+  entries: number;
+}
+
+/** Recorded entries reach the disk within this long. */
+const FLUSH_MS = 250;
+/** The newest entries kept in memory, so the window's first page needs no disk read. */
+const RECENT = 2000;
+/** Entries waiting for the disk beyond this (a stuck disk) are dropped, oldest first, and counted. */
+const MAX_PENDING = 20_000;
+/** An export holds at most this many entries (the newest that match). */
+export const EXPORT_LIMIT = 100_000;
+const DEFAULT_PAGE = 200;
+/** Strings a client chose (its name, a URI, an error message) are cut to this before they are stored. */
+const MAX_FIELD_CHARS = 2048;
+
+const SEGMENT_NAME = /^history-(\d{1,16})\.jsonl$/;
+const segmentName = (firstSeq: number) => `history-${String(firstSeq).padStart(12, '0')}.jsonl`;
+
+const cut = (s: string | null): string | null => (s !== null && s.length > MAX_FIELD_CHARS ? s.slice(0, MAX_FIELD_CHARS) : s);
+
+function isEntry(v: unknown): v is AccessEntry {
+  const e = v as AccessEntry | null;
+  return !!e && typeof e === 'object' && Number.isSafeInteger(e.seq) && typeof e.time === 'number' && typeof e.uri === 'string' && typeof e.outcome === 'string';
+}
+
+function matches(e: AccessEntry, q: HistoryQuery): boolean {
+  return (
+    (q.beforeSeq === undefined || e.seq < q.beforeSeq) &&
+    (q.client === undefined || e.client === q.client) &&
+    (q.folder === undefined || e.folder === q.folder) &&
+    (q.uri === undefined || e.uri === q.uri) &&
+    (q.outcome === undefined || e.outcome === q.outcome) &&
+    (q.since === undefined || e.time >= q.since) &&
+    (q.until === undefined || e.time <= q.until)
+  );
+}
+
+/** Every parseable entry of a segment file, in order; torn or foreign lines are skipped. */
+async function* readSegment(file: string): AsyncGenerator<AccessEntry> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (line === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (isEntry(value)) yield value;
+    }
+  } finally {
+    lines.close();
+  }
+}
+
+export class HistoryStore {
+  private readonly segments: Segment[] = [];
+  private active: { segment: Segment; handle: FileHandle } | null = null;
+  private pending: AccessEntry[] = [];
+  private readonly recent: AccessEntry[] = [];
+  private readonly perFile = new Map<string, FileAccess>();
+  private nextSeq = 1;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private lastSync = 0;
+  private closed = false;
+  /** Entries dropped because the disk did not take them (reported once, through `log`). */
+  lost = 0;
+
+  private constructor(
+    readonly dir: string,
+    private limits: HistoryLimits,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Opens (or creates) the history in `dir`, reading what earlier runs left. */
+  static async open(dir: string, limits: HistoryLimits, log: (message: string) => void = () => undefined): Promise<HistoryStore> {
+    const store = new HistoryStore(dir, limits, log);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const names = (await readdir(dir)).filter((n) => SEGMENT_NAME.test(n));
+    names.sort((a, b) => Number(SEGMENT_NAME.exec(a)?.[1]) - Number(SEGMENT_NAME.exec(b)?.[1]));
+    for (const name of names) {
+      const file = path.join(dir, name);
+      const st = await stat(file).catch(() => null);
+      if (!st?.isFile()) continue;
+      const segment: Segment = { file, firstSeq: Number(SEGMENT_NAME.exec(name)?.[1]), lastSeq: 0, firstTime: 0, lastTime: 0, bytes: st.size, entries: 0 };
+      for await (const e of readSegment(file)) {
+        if (segment.entries++ === 0) segment.firstTime = e.time;
+        segment.lastSeq = Math.max(segment.lastSeq, e.seq);
+        segment.lastTime = Math.max(segment.lastTime, e.time);
+        store.count(e, 1);
+        store.remember(e);
+      }
+      store.nextSeq = Math.max(store.nextSeq, segment.lastSeq + 1, segment.firstSeq);
+      store.segments.push(segment);
+    }
+    await store.prune();
+    return store;
+  }
+
+  /** Records one read; it is on disk within FLUSH_MS. */
+  append(entry: Omit<AccessEntry, 'seq'>): AccessEntry {
+    const e: AccessEntry = {
+      ...entry,
+      seq: this.nextSeq++,
+      client: cut(entry.client),
+      clientVersion: cut(entry.clientVersion),
+      uri: cut(entry.uri) ?? '',
+      errorMessage: cut(entry.errorMessage),
+    };
+    if (this.closed) return e;
+    this.pending.push(e);
+    if (this.pending.length > MAX_PENDING) {
+      this.lost += this.pending.length - MAX_PENDING;
+      this.pending.splice(0, this.pending.length - MAX_PENDING);
+    }
+    this.count(e, 1);
+    this.remember(e);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush();
+    }, FLUSH_MS);
+    return e;
+  }
+
+  setLimits(limits: HistoryLimits): void {
+    this.limits = limits;
+    void this.enqueue(() => this.prune());
+  }
+
+  /** Writes what is pending (in one write) and prunes past the bounds. */
+  flush(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.pending.length === 0) return;
+      const batch = this.pending;
+      this.pending = [];
+      const text = `${batch.map((e) => JSON.stringify(e)).join('\n')}\n`;
+      const bytes = Buffer.byteLength(text);
+      const target = await this.writable(batch[0] as AccessEntry, bytes);
+      await target.handle.write(text);
+      const now = Date.now();
+      // Process crashes lose nothing written; an fdatasync at most once a second covers the machine's too, at little cost.
+      if (now - this.lastSync >= 1000) {
+        this.lastSync = now;
+        await target.handle.datasync().catch(() => undefined);
+      }
+      const s = target.segment;
+      s.bytes += bytes;
+      s.entries += batch.length;
+      s.lastSeq = (batch[batch.length - 1] as AccessEntry).seq;
+      s.lastTime = Math.max(s.lastTime, ...batch.map((e) => e.time));
+      if (this.lost > 0) {
+        this.log(`Access history: ${this.lost} entries could not be written in time and were dropped`);
+        this.lost = 0;
+      }
+      await this.prune();
+    });
+  }
+
+  /** Newest first, `limit` at a time; `nextBeforeSeq` pages on. */
+  async query(q: HistoryQuery): Promise<HistoryPage> {
+    const limit = Math.max(1, Math.min(q.limit ?? DEFAULT_PAGE, EXPORT_LIMIT));
+    const { entries, more } = await this.collect(q, limit);
+    const last = entries[entries.length - 1];
+    return { entries, ...(more && last ? { nextBeforeSeq: last.seq } : {}), total: this.total(), oldest: this.oldest() };
+  }
+
+  fileAccess(): FileAccess[] {
+    return [...this.perFile.values()];
+  }
+
+  /** The newest matching entries (up to EXPORT_LIMIT) as CSV or JSON Lines, oldest first. */
+  async export(q: HistoryQuery, format: HistoryExportFormat): Promise<HistoryExport> {
+    const { entries, matched } = await this.collect(q, EXPORT_LIMIT, true);
+    entries.reverse();
+    const text =
+      format === 'jsonl'
+        ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
+        : stringify(
+            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorMessage]),
+            {
+              header: true,
+              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorMessage'],
+              // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
+              escape_formulas: true,
+            },
+          );
+    return { text, count: entries.length, matched };
+  }
+
+  /** Deletes every entry (sequence numbers go on from where they were). */
+  clear(): Promise<void> {
+    return this.enqueue(async () => {
+      this.pending = [];
+      await this.closeActive();
+      for (const s of this.segments.splice(0)) await rm(s.file, { force: true });
+      this.perFile.clear();
+      this.recent.length = 0;
+    });
+  }
+
+  /** Writes what is pending and closes the file. */
+  async close(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    await this.flush();
+    this.closed = true;
+    await this.enqueue(() => this.closeActive());
+  }
+
+  private total(): number {
+    return this.segments.reduce((n, s) => n + s.entries, 0) + this.pending.length;
+  }
+
+  private oldest(): number | null {
+    return this.segments.find((s) => s.entries > 0)?.firstTime ?? this.pending[0]?.time ?? null;
+  }
+
+  /**
+   * Matching entries, newest first, up to `limit`: from memory while the
+   * recent ones suffice, then segment by segment from the newest. `all`
+   * also counts matches past the limit (for export).
+   */
+  private async collect(q: HistoryQuery, limit: number, all = false): Promise<{ entries: AccessEntry[]; more: boolean; matched: number }> {
+    const entries: AccessEntry[] = [];
+    let matched = 0;
+    const take = (e: AccessEntry): boolean => {
+      if (!matches(e, q)) return true;
+      matched++;
+      if (entries.length < limit) entries.push(e);
+      // One match past the limit says there is more; an export counts them all.
+      return all || matched <= limit;
+    };
+    // The recent ring covers every entry from its first seq on (flushed or not).
+    const recentFrom = this.recent[0]?.seq ?? this.nextSeq;
+    for (let i = this.recent.length - 1; i >= 0; i--) {
+      if (!take(this.recent[i] as AccessEntry)) return { entries, more: true, matched };
+    }
+    if (recentFrom > 1) {
+      await this.flush();
+      for (let i = this.segments.length - 1; i >= 0; i--) {
+        const s = this.segments[i] as Segment;
+        if (s.firstSeq >= recentFrom || (q.beforeSeq !== undefined && s.firstSeq >= q.beforeSeq) || (q.since !== undefined && s.entries > 0 && s.lastTime < q.since)) continue;
+        const older: AccessEntry[] = [];
+        for await (const e of readSegment(s.file)) if (e.seq < recentFrom) older.push(e);
+        for (let j = older.length - 1; j >= 0; j--) if (!take(older[j] as AccessEntry)) return { entries, more: true, matched };
+      }
+    }
+    return { entries, more: matched > entries.length, matched };
+  }
+
+  private remember(e: AccessEntry): void {
+    this.recent.push(e);
+    // Trimmed in halves, so remembering stays O(1) per entry (it holds RECENT to 2×RECENT).
+    if (this.recent.length > 2 * RECENT) this.recent.splice(0, this.recent.length - RECENT);
+  }
+
+  /** Adds (+1) or takes back (-1) an entry in the per-file counts; only successful reads count. */
+  private count(e: AccessEntry, sign: 1 | -1): void {
+    if (e.outcome !== 'ok') return;
+    const known = this.perFile.get(e.uri);
+    if (sign === 1) {
+      if (!known) this.perFile.set(e.uri, { uri: e.uri, reads: 1, lastTime: e.time, lastClient: e.client });
+      else {
+        known.reads++;
+        if (e.time >= known.lastTime) {
+          known.lastTime = e.time;
+          known.lastClient = e.client;
+        }
+      }
+    } else if (known && --known.reads <= 0) this.perFile.delete(e.uri);
+  }
+
+  /** The segment this run appends to: opened on first write, replaced when full or a day old. */
+  private async writable(first: AccessEntry, bytes: number): Promise<{ segment: Segment; handle: FileHandle }> {
+    const cap = Math.min(8 * 1024 * 1024, Math.max(256 * 1024, Math.floor(this.limits.maxBytes / 8)));
+    const current = this.active;
+    if (current && current.segment.bytes + bytes <= cap && Date.now() - (current.segment.lastTime || Date.now()) < 86_400_000) return current;
+    await this.closeActive();
+    const segment: Segment = { file: path.join(this.dir, segmentName(first.seq)), firstSeq: first.seq, lastSeq: first.seq, firstTime: first.time, lastTime: first.time, bytes: 0, entries: 0 };
+    // 'wx': a segment is only ever created, never reopened.
+    const handle = await open(segment.file, 'wx', 0o600);
+    this.segments.push(segment);
+    this.active = { segment, handle };
+    return this.active;
+  }
+
+  private async closeActive(): Promise<void> {
+    const a = this.active;
+    this.active = null;
+    await a?.handle.close().catch(() => undefined);
+  }
+
+  /** Drops whole segments, oldest first, while over the byte budget or older than the age limit (the one being written stays). */
+  private async prune(): Promise<void> {
+    const cutoff = Date.now() - this.limits.maxAgeMs;
+    let bytes = this.segments.reduce((n, s) => n + s.bytes, 0);
+    while (this.segments.length > 0) {
+      const oldest = this.segments[0] as Segment;
+      if (oldest === this.active?.segment) break;
+      if (bytes <= this.limits.maxBytes && oldest.lastTime >= cutoff) break;
+      for await (const e of readSegment(oldest.file)) this.count(e, -1);
+      await rm(oldest.file, { force: true });
+      this.segments.shift();
+      bytes -= oldest.bytes;
+      const before = this.segments[0]?.firstSeq ?? this.nextSeq;
+      while (this.recent.length > 0 && (this.recent[0] as AccessEntry).seq < before) this.recent.shift();
+    }
+  }
+
+  /** Store operations run one at a time, in order. */
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    const run = this.writing.then(op, op);
+    this.writing = run.catch((err: Error) => this.log(`Access history: ${err.message}`));
+    return run;
+  }
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+
+import { AskGate, type Requester } from '../../../../../electron/core/access/askGate.js';
+import type { AccessAsk } from '../../../../../shared/shelfApi.js';
+
+const who = (connectionId: number): Requester => ({ connectionId, name: `client-${connectionId}`, version: '1', protocolVersion: '2026-07-28', transport: 'socket' });
+const target = (name: string, folder = '/f') => ({ uri: `file://${folder}/${name}`, folder, path: name, size: 3 });
+
+function gate(windows = 1, timeoutMs = 5000) {
+  const seen: AccessAsk[][] = [];
+  const g = new AskGate({ timeoutMs: () => timeoutMs, windows: () => windows, changed: (asks) => seen.push(asks) });
+  return { g, seen };
+}
+
+const outcome = (p: Promise<void>) => p.then(() => 'allowed', (e: { code: number; data: { reason: string } }) => `${e.code}:${e.data.reason}`);
+
+describe('AskGate', () => {
+  it('waits for an answer: once allows one read, deny refuses with 1005 and the reason', async () => {
+    const { g, seen } = gate();
+    const first = outcome(g.check(who(1), target('a.txt')));
+    expect(g.pending()).toMatchObject([{ client: 'client-1', path: 'a.txt', folder: '/f' }]);
+    expect(g.answer(g.pending()[0]!.id, 'once')).toBe(true);
+    expect(await first).toBe('allowed');
+    // "Once" grants nothing more.
+    const second = outcome(g.check(who(1), target('a.txt')));
+    expect(g.pending()).toHaveLength(1);
+    g.answer(g.pending()[0]!.id, 'deny');
+    expect(await second).toBe('1005:denied');
+    expect(seen.at(-1)).toEqual([]);
+    expect(g.answer(12345, 'once')).toBe(false);
+  });
+
+  it('allowing the client covers its other reads from that folder until it disconnects, and no one else', async () => {
+    const { g } = gate();
+    const a = outcome(g.check(who(1), target('a.txt')));
+    const b = outcome(g.check(who(1), target('b.txt')));
+    const other = outcome(g.check(who(2), target('a.txt')));
+    g.answer(g.pending()[0]!.id, 'client');
+    expect(await a).toBe('allowed');
+    expect(await b).toBe('allowed');
+    expect(g.pending().map((p) => p.connectionId)).toEqual([2]);
+    expect(await outcome(g.check(who(1), target('c.txt')))).toBe('allowed');
+    // Another folder still asks.
+    const elsewhere = outcome(g.check(who(1), target('x.txt', '/g')));
+    expect(g.pending()).toHaveLength(2);
+    g.connectionClosed(1);
+    expect(await elsewhere).toBe('1005:disconnected');
+    const again = outcome(g.check(who(1), target('c.txt')));
+    expect(g.pending().some((p) => p.connectionId === 1)).toBe(true);
+    g.close();
+    expect(await again).toBe('1005:no-window');
+    expect(await other).toBe('1005:no-window');
+  });
+
+  it('refuses at once without a window, denies at the timeout, and bounds what waits', async () => {
+    expect(await outcome(gate(0).g.check(who(1), target('a.txt')))).toBe('1005:no-window');
+    const quick = gate(1, 30).g;
+    expect(await outcome(quick.check(who(1), target('a.txt')))).toBe('1005:timeout');
+    const { g } = gate();
+    const waits = Array.from({ length: 9 }, (_, i) => outcome(g.check(who(1), target(`${i}.txt`))));
+    expect(await waits[8]).toBe('1005:busy');
+    // The same file asked twice by one client is one ask.
+    void g.check(who(2), target('same.txt')).catch(() => undefined);
+    void g.check(who(2), target('same.txt')).catch(() => undefined);
+    expect(g.pending().filter((p) => p.connectionId === 2)).toHaveLength(1);
+    g.folderChanged('/f', false);
+    expect(await waits[0]).toBe('allowed');
+    expect(g.pending()).toEqual([]);
+  });
+});

@@ -1,0 +1,150 @@
+import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { HistoryStore } from '../../../../../electron/core/access/historyStore.js';
+import type { AccessEntry } from '../../../../../shared/shelfApi.js';
+
+const DAY = 86_400_000;
+const roomy = { maxBytes: 64 * 1024 * 1024, maxAgeMs: 90 * DAY };
+
+function entry(uri: string, extra: Partial<AccessEntry> = {}): Omit<AccessEntry, 'seq'> {
+  return {
+    time: Date.now(),
+    client: 'tester',
+    clientVersion: '1.0',
+    protocolVersion: '2025-11-25',
+    transport: 'socket',
+    via: 'resource',
+    uri,
+    folder: '/f',
+    size: 10,
+    outcome: 'ok',
+    errorCode: null,
+    errorMessage: null,
+    ...extra,
+  };
+}
+
+describe('HistoryStore', () => {
+  const dirs: string[] = [];
+  const tempDir = async () => {
+    const d = await mkdtemp(path.join(os.tmpdir(), 'history-'));
+    dirs.push(d);
+    return d;
+  };
+  afterEach(async () => {
+    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+
+  it('keeps entries across a reopen, newest first, with per-file counts and sequence numbers that go on', async () => {
+    const dir = await tempDir();
+    const a = await HistoryStore.open(dir, roomy);
+    a.append(entry('file:///f/a.txt', { client: 'one' }));
+    a.append(entry('file:///f/a.txt', { client: 'two' }));
+    a.append(entry('file:///f/b.txt', { outcome: 'denied', errorCode: 1005, errorMessage: 'no' }));
+    await a.close();
+
+    const b = await HistoryStore.open(dir, roomy);
+    const page = await b.query({});
+    expect(page.entries.map((e) => [e.seq, e.uri, e.outcome])).toEqual([
+      [3, 'file:///f/b.txt', 'denied'],
+      [2, 'file:///f/a.txt', 'ok'],
+      [1, 'file:///f/a.txt', 'ok'],
+    ]);
+    expect(page.total).toBe(3);
+    // Only successful reads count as reads of a file.
+    expect(b.fileAccess()).toEqual([{ uri: 'file:///f/a.txt', reads: 2, lastTime: expect.any(Number), lastClient: 'two' }]);
+    expect(b.append(entry('file:///f/c.txt')).seq).toBe(4);
+    await b.close();
+  });
+
+  it('pages newest first with filters, from memory and from older segments alike', async () => {
+    const dir = await tempDir();
+    const s = await HistoryStore.open(dir, roomy);
+    for (let i = 0; i < 5000; i++) s.append(entry(`file:///f/${i}.txt`, { client: i % 2 === 0 ? 'even' : 'odd' }));
+    await s.flush();
+    const seen: number[] = [];
+    let before: number | undefined;
+    do {
+      const page = await s.query({ client: 'even', limit: 700, ...(before !== undefined ? { beforeSeq: before } : {}) });
+      seen.push(...page.entries.map((e) => e.seq));
+      before = page.nextBeforeSeq;
+    } while (before !== undefined);
+    expect(seen).toHaveLength(2500);
+    expect(seen[0]).toBe(4999);
+    expect(seen.every((seq, i) => i === 0 || seq < (seen[i - 1] as number))).toBe(true);
+    expect(seen.every((seq) => seq % 2 === 1)).toBe(true);
+    await s.close();
+  });
+
+  it('skips a line torn by a crash and never writes into an old segment again', async () => {
+    const dir = await tempDir();
+    const a = await HistoryStore.open(dir, roomy);
+    a.append(entry('file:///f/a.txt'));
+    await a.close();
+    const [first] = await readdir(dir);
+    const file = path.join(dir, first as string);
+    await appendFile(file, '{"seq":2,"time":1,"uri":"file:///f/torn');
+    const before = await readFile(file, 'utf8');
+
+    const b = await HistoryStore.open(dir, roomy);
+    expect((await b.query({})).entries.map((e) => e.seq)).toEqual([1]);
+    b.append(entry('file:///f/b.txt'));
+    await b.close();
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(await readdir(dir)).toHaveLength(2);
+    const c = await HistoryStore.open(dir, roomy);
+    expect((await c.query({})).entries.map((e) => e.uri)).toEqual(['file:///f/b.txt', 'file:///f/a.txt']);
+    await c.close();
+  });
+
+  it('drops the oldest segments past the byte budget and the age limit, and their reads from the counts', async () => {
+    const dir = await tempDir();
+    const limits = { maxBytes: 1024 * 1024, maxAgeMs: 90 * DAY };
+    const s = await HistoryStore.open(dir, limits);
+    const big = 'x'.repeat(1000);
+    for (let i = 0; i < 4000; i++) {
+      s.append(entry(i < 10 ? 'file:///f/early.txt' : `file:///f/${i}.txt`, { errorMessage: big }));
+      if (i % 500 === 0) await s.flush();
+    }
+    await s.flush();
+    const bytes = (await Promise.all((await readdir(dir)).map((n) => stat(path.join(dir, n))))).reduce((n, st) => n + st.size, 0);
+    // The budget plus at most the segment being written.
+    expect(bytes).toBeLessThanOrEqual(1024 * 1024 + 256 * 1024 + 4096);
+    expect(s.fileAccess().find((f) => f.uri === 'file:///f/early.txt')).toBeUndefined();
+    const page = await s.query({ limit: 100_000 });
+    expect(page.entries.length).toBeLessThan(4000);
+    expect(page.entries[0]?.seq).toBe(4000);
+    await s.close();
+
+    // An entry older than the age limit goes at the next open.
+    const old = await HistoryStore.open(await tempDir(), roomy);
+    old.append(entry('file:///f/old.txt', { time: Date.now() - 10 * DAY }));
+    await old.close();
+    const reopened = await HistoryStore.open(old.dir, { maxBytes: roomy.maxBytes, maxAgeMs: DAY });
+    expect((await reopened.query({})).entries).toEqual([]);
+    expect(reopened.fileAccess()).toEqual([]);
+    await reopened.close();
+  });
+
+  it('exports CSV with formula-looking cells defused, and JSON Lines, oldest first', async () => {
+    const s = await HistoryStore.open(await tempDir(), roomy);
+    s.append(entry('file:///f/a.txt', { client: '=HYPERLINK("http://evil")' }));
+    s.append(entry('file:///f/b,c.txt'));
+    const csv = await s.export({}, 'csv');
+    expect(csv.count).toBe(2);
+    const lines = csv.text.trim().split('\n');
+    expect(lines[0]).toBe('time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorMessage');
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(lines[2]).toContain('"file:///f/b,c.txt"');
+    const jsonl = await s.export({ uri: 'file:///f/b,c.txt' }, 'jsonl');
+    expect(jsonl).toMatchObject({ count: 1, matched: 1 });
+    expect(JSON.parse(jsonl.text.trim())).toMatchObject({ uri: 'file:///f/b,c.txt', seq: 2 });
+    await s.clear();
+    expect((await s.query({})).entries).toEqual([]);
+    await s.close();
+  });
+});
