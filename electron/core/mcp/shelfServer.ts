@@ -53,8 +53,12 @@ export interface ShelfServerSetup extends ShelfServerOptions {
   listensTo?: (uri: string) => boolean;
   /** Client reads: asked about where a folder says so, and recorded in the access history. */
   reads: ClientReads;
-  /** Who sent a request (the connection, or for modern HTTP the client its `_meta` names). */
-  requester: (request: { method: string; params?: unknown }) => Requester;
+  /**
+   * Who sent a request: the connection, or for modern HTTP the client its
+   * `_meta` envelope names (the SDK lifts the envelope out of params; it is
+   * given here as `_meta` again).
+   */
+  requester: (request: { method: string; params: { _meta?: unknown } }) => Requester;
 }
 
 /** Subscriptions one 2025 connection may hold; a client asking for more gets an error, not our memory. */
@@ -92,8 +96,9 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     const page = library.listResources(req.params?.cursor);
     return library.indexing ? { ...page, _meta: { [INDEXING_META_KEY]: true } } : page;
   });
-  server.setRequestHandler('resources/read', async (req) => {
-    const { contents } = await setup.reads.read(req.params.uri, setup.requester(req), 'resource');
+  const who = (method: string, ctx: { mcpReq: { envelope?: unknown } }) => setup.requester({ method, params: { _meta: ctx.mcpReq.envelope } });
+  server.setRequestHandler('resources/read', async (req, ctx) => {
+    const { contents } = await setup.reads.read(req.params.uri, who(req.method, ctx), 'resource');
     return { contents: [contents] };
   });
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: library.templates() }));
@@ -106,7 +111,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
   });
   if (tools) {
     server.setRequestHandler('tools/list', () => ({ tools: SHELF_TOOLS }));
-    server.setRequestHandler('tools/call', (req) => callShelfTool(setup.reads, setup.requester(req), req.params.name, req.params.arguments));
+    server.setRequestHandler('tools/call', (req, ctx) => callShelfTool(setup.reads, who(req.method, ctx), req.params.name, req.params.arguments));
   }
 
   // 2025 subscriptions belong to the connection; any URI may be subscribed:

@@ -1,0 +1,156 @@
+import { rm } from 'node:fs/promises';
+
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { ErrorCodes } from '../../shared/errorCodes.js';
+import { eventually, makeTree, uriOf } from '../support/fixtures.js';
+import { CLI, connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
+import { connectWebApi, type WebApi } from '../support/webApi.js';
+
+/**
+ * Ask-before-read against the real CLI: a read from such a folder waits
+ * for the window's answer (both revisions, bridge and HTTP), other folders
+ * are not held up, deny and timeout get error 1005 with the reason, and
+ * with no window open the read is refused at once, saying why.
+ */
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => 'allowed',
+    (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`,
+  );
+
+describe('ask before read', () => {
+  let asked: string;
+  let open: string;
+
+  beforeAll(async () => {
+    asked = await makeTree({ 'secret.md': 'private notes', 'other.md': 'more', 'third.md': 'three' });
+    open = await makeTree({ 'public.md': 'hello' });
+  });
+  afterAll(async () => {
+    await rm(asked, { recursive: true, force: true });
+    await rm(open, { recursive: true, force: true });
+  });
+
+  it('with no window open, refuses such reads at once and says why; listing still works', async () => {
+    const shelf = await startShelf([asked], ['--ask-before-read']);
+    const client = await connectSdkClient(shelf.socketPath);
+    try {
+      const list = await client.listResources();
+      expect(list.resources.map((r) => r.name).sort()).toEqual(['other.md', 'secret.md', 'third.md']);
+      const err = await client.readResource({ uri: uriOf(asked, 'secret.md') }).catch((e: { code: number; message: string; data: unknown }) => e);
+      expect(err).toMatchObject({ code: ErrorCodes.readNotAllowed, data: { uri: uriOf(asked, 'secret.md'), reason: 'no-window' } });
+      expect((err as { message?: string }).message).toMatch(/asks before each read.*no MCP Shelf window is open/);
+      // The tool says the same, as a result the model can read.
+      const tool = await client.callTool({ name: 'read_resource', arguments: { uri: uriOf(asked, 'secret.md') } });
+      expect(tool.isError).toBe(true);
+      expect(JSON.stringify(tool.content)).toContain('no MCP Shelf window is open');
+    } finally {
+      await client.close();
+      await shelf.stop();
+    }
+  });
+
+  describe('with the window open', () => {
+    let shelf: ShelfProcess;
+    let api: WebApi;
+
+    beforeAll(async () => {
+      shelf = await startShelf([asked, open], ['--http', '0', '--ui', '--ui-port', '0']);
+      api = await connectWebApi(shelf);
+      await api.call('setFolderOptions', asked, { askBeforeRead: true });
+      await api.call('updateSettings', { askTimeoutSeconds: 2 });
+    });
+    afterAll(async () => {
+      await api?.close();
+      await shelf?.stop();
+    });
+
+    const waitingAsk = (uri: string) => eventually(async () => (await api.call('pendingAsks')).find((a) => a.uri === uri), 5000, `an ask for ${uri}`);
+
+    it('a 2026-07-28 client over HTTP waits while other folders are served, and reads once allowed', async () => {
+      const v2 = new V2Client({ name: 'modern-http', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await v2.connect(new V2Http(new URL(shelf.http?.url as string), { requestInit: { headers: { Authorization: `Bearer ${shelf.http?.token}` } } }));
+      const v1 = await connectSdkClient(shelf.socketPath, 'legacy-bridge');
+      try {
+        let settled = false;
+        const read = v2.readResource({ uri: uriOf(asked, 'secret.md') }).finally(() => (settled = true));
+        const ask = await waitingAsk(uriOf(asked, 'secret.md'));
+        expect(ask).toMatchObject({ client: 'modern-http', clientVersion: '2.0.0', transport: 'http', path: 'secret.md', folder: asked, size: 13 });
+        expect(api.events('asks').some((list) => list.some((a) => a.id === ask.id))).toBe(true);
+        // The other folder is served while the ask waits, over the bridge and by the same client.
+        expect((await v1.readResource({ uri: uriOf(open, 'public.md') })).contents[0]).toMatchObject({ text: 'hello' });
+        expect((await v2.readResource({ uri: uriOf(open, 'public.md') })).contents[0]).toMatchObject({ text: 'hello' });
+        expect(settled).toBe(false);
+        expect(await api.call('answerAsk', ask.id, 'once')).toBe(true);
+        expect((await read).contents[0]).toMatchObject({ text: 'private notes' });
+        expect(await api.call('answerAsk', ask.id, 'once')).toBe(false);
+      } finally {
+        await v2.close();
+        await v1.close();
+      }
+    });
+
+    it('deny and no answer give error 1005 with the reason, over the bridge (2025-11-25), and are in the history', async () => {
+      const v1 = await connectSdkClient(shelf.socketPath, 'legacy-bridge');
+      try {
+        const denied = failure(v1.readResource({ uri: uriOf(asked, 'secret.md') }));
+        await api.call('answerAsk', (await waitingAsk(uriOf(asked, 'secret.md'))).id, 'deny');
+        expect(await denied).toBe(`${ErrorCodes.readNotAllowed}:denied`);
+        const started = Date.now();
+        expect(await failure(v1.readResource({ uri: uriOf(asked, 'other.md') }))).toBe(`${ErrorCodes.readNotAllowed}:timeout`);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+        const history = await eventually(async () => {
+          const page = await api.call('queryHistory', { client: 'legacy-bridge', outcome: 'denied' });
+          return page.entries.length >= 2 ? page : null;
+        });
+        expect(history.entries.map((e) => e.errorCode)).toEqual([ErrorCodes.readNotAllowed, ErrorCodes.readNotAllowed]);
+      } finally {
+        await v1.close();
+      }
+    });
+
+    it('"allow this client" lets a 2026-07-28 bridge client read the folder until it disconnects', async () => {
+      const bridge = { command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath], stderr: 'pipe' as const };
+      const connectModern = async () => {
+        const c = new V2Client({ name: 'modern-bridge', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        await c.connect(new V2Stdio(bridge));
+        return c;
+      };
+      const first = await connectModern();
+      const read = first.readResource({ uri: uriOf(asked, 'secret.md') });
+      await api.call('answerAsk', (await waitingAsk(uriOf(asked, 'secret.md'))).id, 'client');
+      expect((await read).contents[0]).toMatchObject({ text: 'private notes' });
+      // No more asks for this connection in this folder.
+      expect((await first.readResource({ uri: uriOf(asked, 'third.md') })).contents[0]).toMatchObject({ text: 'three' });
+      expect(await api.call('pendingAsks')).toEqual([]);
+      await first.close();
+
+      // A new connection is asked again.
+      const second = await connectModern();
+      try {
+        const again = failure(second.readResource({ uri: uriOf(asked, 'third.md') }));
+        await api.call('answerAsk', (await waitingAsk(uriOf(asked, 'third.md'))).id, 'deny');
+        expect(await again).toBe(`${ErrorCodes.readNotAllowed}:denied`);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('search leaves ask-before-read folders out and says so', async () => {
+      const v1 = await connectSdkClient(shelf.socketPath, 'searcher');
+      try {
+        const res = await v1.callTool({ name: 'search_resources', arguments: { query: 'e' } });
+        const s = res.structuredContent as { matches: Array<{ uri: string }>; notSearched: string[] };
+        expect(s.notSearched).toEqual([asked]);
+        expect(s.matches.every((m) => m.uri.startsWith(uriOf(open, '')))).toBe(true);
+        expect(await api.call('pendingAsks')).toEqual([]);
+      } finally {
+        await v1.close();
+      }
+    });
+  });
+});
