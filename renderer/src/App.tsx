@@ -1,6 +1,9 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 
 import type { ShelfApi } from '../../shared/shelfApi';
+import { AskPrompt } from './access/AskPrompt';
+import { HistoryPanel } from './access/HistoryPanel';
+import { useAccess } from './access/useAccess';
 import type { HostExtras } from './api/hostApi';
 import type { ConnectionState } from './api/wsClient';
 import { useShelfState } from './app/useShelfState';
@@ -31,7 +34,10 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const actions = useFolderActions(api, notify, fail);
   const drop = useFolderDrop(api.pathForFile, actions.addPaths, notify);
   const traffic = useTraffic(api);
+  const access = useAccess(api, connection === 'open', fail);
   const [tab, setTab] = useState<Tab>('preview');
+  /** The file whose history the History tab shows (null: all). */
+  const [historyUri, setHistoryUri] = useState<string | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const onTabKey = useShortcuts(tab, setTab, filterRef);
 
@@ -52,6 +58,20 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     [actions, selected, resources, clearSelection],
   );
   const { pick, addPaths, toggle: toggleFolder, setOptions: folderOptions } = actions;
+  const openUri = useCallback(
+    (uri: string) => {
+      for (const list of resources.values()) {
+        const found = list.find((r) => r.uri === uri);
+        if (found) return select(found);
+      }
+      notify('warning', 'That file is no longer published.');
+    },
+    [resources, select, notify],
+  );
+  const showHistory = useCallback((uri: string | null) => {
+    setHistoryUri(uri);
+    setTab('history');
+  }, []);
 
   const empty = folders !== null && folders.length === 0;
   const totalFiles = useMemo(() => [...resources.values()].reduce((n, l) => n + l.length, 0), [resources]);
@@ -108,7 +128,14 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           {folders && folders.length > 0 && (
             <>
               <FolderList folders={folders} onRemove={removeFolder} onToggle={toggleFolder} onOptions={folderOptions} />
-              <ResourceTree folders={folders} resources={resources} selectedUri={selected?.uri ?? null} onSelect={select} filterRef={filterRef} />
+              <ResourceTree
+                folders={folders}
+                resources={resources}
+                selectedUri={selected?.uri ?? null}
+                onSelect={select}
+                filterRef={filterRef}
+                access={access.byUri}
+              />
             </>
           )}
           {empty && <p className="muted sidebar-empty">Nothing is published yet. Folders you add appear here, with their files below.</p>}
@@ -147,13 +174,21 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     {t.label}
                     {t.id === 'traffic' && traffic.entries.length > 0 && <span className="tab-count">{traffic.entries.length.toLocaleString()}</span>}
                     {t.id === 'clients' && clients.length > 0 && <span className="tab-count">{clients.length}</span>}
+                    {t.id === 'history' && access.asks.length > 0 && <span className="tab-count tab-count-alert">{access.asks.length} waiting</span>}
                   </button>
                 ))}
               </div>
               <div className="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
                 {tab === 'preview' &&
                   (selected ? (
-                    <Preview key={selected.uri} resource={selected} preview={preview} loading={reading} />
+                    <Preview
+                      key={selected.uri}
+                      resource={selected}
+                      preview={preview}
+                      loading={reading}
+                      access={access.byUri.get(selected.uri)}
+                      onHistory={() => showHistory(selected.uri)}
+                    />
                   ) : (
                     <div className="empty-small centered">
                       <p>Select a file to see exactly what an MCP client receives for it.</p>
@@ -161,6 +196,17 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     </div>
                   ))}
                 {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} />}
+                {tab === 'history' && folders && (
+                  <HistoryPanel
+                    api={api}
+                    folders={folders}
+                    lastSeq={access.lastSeq}
+                    onOpen={openUri}
+                    notify={(m) => notify('info', m)}
+                    fail={fail}
+                    initialUri={historyUri}
+                  />
+                )}
                 {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
                 {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
               </div>
@@ -179,6 +225,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           </div>
         </div>
       )}
+      <AskPrompt asks={access.asks} answer={access.answer} />
       <Toasts toasts={toasts} dismiss={dismiss} />
     </div>
   );

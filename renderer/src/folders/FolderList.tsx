@@ -59,10 +59,21 @@ export function FolderList({
             <span>{formatBytes(f.totalBytes)}</span>
             <span className={`badge badge-${f.state}`}>{STATE_LABEL[f.state]}</span>
             {!f.saved && <span className="badge" title="Given on the command line; not saved">this run</span>}
+            {f.options.askBeforeRead && (
+              <span className="badge badge-ask" title="Each client read waits until you allow it" data-testid="badge-ask">
+                asks first
+              </span>
+            )}
           </div>
           {f.error && <div className="folder-error">{f.error}</div>}
           <div className="folder-actions">
-            <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(editing === f.path ? null : f.path)} aria-expanded={editing === f.path}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              onClick={() => setEditing(editing === f.path ? null : f.path)}
+              aria-expanded={editing === f.path}
+              aria-label={`Options of ${baseName(f.path)}`}
+            >
               Options
             </button>
             <button

@@ -2,7 +2,7 @@ import { useState } from 'react';
 
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
 
-/** Per-folder rules: dotfiles, .gitignore, extra ignore patterns. Applied live on save. */
+/** Per-folder rules (dotfiles, .gitignore, extra ignore patterns) and asking before reads. Applied live on save. */
 export function FolderOptionsEditor({
   folder,
   onSave,
@@ -15,6 +15,7 @@ export function FolderOptionsEditor({
   const [showHidden, setShowHidden] = useState(folder.options.showHidden);
   const [gitignore, setGitignore] = useState(folder.options.gitignore);
   const [patterns, setPatterns] = useState(folder.options.extraIgnore.join('\n'));
+  const [askBeforeRead, setAskBeforeRead] = useState(folder.options.askBeforeRead);
   const [saving, setSaving] = useState(false);
   const id = `opts-${folder.path.replace(/[^A-Za-z0-9]/g, '_')}`;
   return (
@@ -24,7 +25,7 @@ export function FolderOptionsEditor({
         e.preventDefault();
         setSaving(true);
         const extraIgnore = patterns.split('\n').map((p) => p.trim()).filter(Boolean);
-        await onSave({ showHidden, gitignore, extraIgnore });
+        await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead });
         setSaving(false);
         onClose();
       }}
@@ -37,6 +38,10 @@ export function FolderOptionsEditor({
       <label className="check">
         <input type="checkbox" checked={gitignore} onChange={(e) => setGitignore(e.target.checked)} />
         Honour .gitignore
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={askBeforeRead} onChange={(e) => setAskBeforeRead(e.target.checked)} data-testid="ask-before-read" />
+        Ask before each client read <span className="muted">(this window asks; listing is not affected)</span>
       </label>
       <label htmlFor={`${id}-patterns`} className="field-label">
         Also ignore <span className="muted">(gitignore patterns, one per line)</span>

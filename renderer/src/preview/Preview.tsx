@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import Markdown from 'react-markdown';
 
-import type { ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
-import { formatBytes } from '../format';
+import type { FileAccess, ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
+import { describeAccess } from '../access/useAccess';
+import { formatBytes, formatWhen } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 import { CodeView } from './CodeView';
 import { HexView } from './HexView';
@@ -109,7 +110,21 @@ export function PreviewBody({ preview, name }: { preview: ReadPreview; name: str
 }
 
 /** The selected resource: its identity, then what an MCP client receives for it. */
-export function Preview({ resource, preview, loading }: { resource: ResourceInfo; preview: ReadPreview | null; loading: boolean }) {
+export function Preview({
+  resource,
+  preview,
+  loading,
+  access,
+  onHistory,
+}: {
+  resource: ResourceInfo;
+  preview: ReadPreview | null;
+  loading: boolean;
+  /** How often clients read this file (absent: never, as far as the history holds). */
+  access?: FileAccess;
+  /** Opens the history of this file. */
+  onHistory?: () => void;
+}) {
   const [raw, setRaw] = useState(false);
   return (
     <section className="preview" aria-label="Preview">
@@ -138,6 +153,15 @@ export function Preview({ resource, preview, loading }: { resource: ResourceInfo
               Raw response
             </button>
           </div>
+        </div>
+        <div className="access-line small" data-testid="access-line">
+          <span className={`access-dot${access ? ' seen' : ''}`} aria-hidden="true" />
+          <span className={access ? '' : 'muted'}>{access ? describeAccess(access, formatWhen) : 'No client has read this file yet.'}</span>
+          {access && onHistory && (
+            <button type="button" className="link small" onClick={onHistory}>
+              See its history
+            </button>
+          )}
         </div>
       </header>
       <div className="preview-body">

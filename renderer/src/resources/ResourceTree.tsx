@@ -1,9 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent,useEffect, useMemo, useRef, useState } from 'react';
 
-import type { FolderInfo, ResourceInfo } from '../../../shared/shelfApi';
+import type { FileAccess, FolderInfo, ResourceInfo } from '../../../shared/shelfApi';
+import { describeAccess } from '../access/useAccess';
 import { baseName } from '../folders/FolderList';
-import { formatBytes } from '../format';
+import { formatBytes, formatWhen } from '../format';
 import { buildTree, filterRows, flattenTree, type Row } from './buildTree';
 
 const ROW_HEIGHT = 26;
@@ -18,8 +19,11 @@ export function ResourceTree({
   selectedUri,
   onSelect,
   filterRef,
+  access,
 }: {
   folders: FolderInfo[];
+  /** Read counts per URI: read files get a mark. */
+  access?: ReadonlyMap<string, FileAccess>;
   resources: ReadonlyMap<string, ResourceInfo[]>;
   selectedUri: string | null;
   onSelect: (resource: ResourceInfo) => void;
@@ -139,6 +143,7 @@ export function ResourceTree({
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index] as Row;
             const selected = row.type === 'file' && row.resource.uri === selectedUri;
+            const read = row.type === 'file' ? access?.get(row.resource.uri) : undefined;
             return (
               <div
                 key={row.key}
@@ -160,6 +165,12 @@ export function ResourceTree({
                   <>
                     <span className="tree-icon file-icon" aria-hidden="true" />
                     <span className="tree-label">{row.label}</span>
+                    {read && (
+                      <span className="read-mark" title={describeAccess(read, formatWhen)} data-testid="read-mark">
+                        <span className="visually-hidden">{describeAccess(read, formatWhen)}</span>
+                        <span aria-hidden="true">{read.reads > 99 ? '99+' : read.reads}</span>
+                      </span>
+                    )}
                     <span className="tree-size">{formatBytes(row.resource.size)}</span>
                     <span className="tree-mime">{row.resource.mimeType}</span>
                   </>

@@ -1,0 +1,155 @@
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+import type { Page } from '@playwright/test';
+
+import { ErrorCodes } from '../../shared/errorCodes.js';
+import { makeTree, uriOf } from '../../test/support/fixtures.js';
+import { connectSdkClient } from '../../test/support/shelfProcess.js';
+import { expect, SHOTS, test } from './shelfFixture.js';
+
+/** The person decides what clients read: the ask prompt, the read marks, the history view. */
+
+let privateDir: string;
+let openDir: string;
+
+test.beforeEach(async () => {
+  privateDir = await makeTree({ 'diary.md': '# Private\n\nDear diary…\n', 'taxes/2025.csv': 'year,total\n2025,1234\n' }, 'e2e-private-');
+  openDir = await makeTree({ 'README.md': '# Public\n', 'notes/todo.txt': 'buy milk\n' }, 'e2e-open-');
+});
+test.afterEach(async () => {
+  await rm(privateDir, { recursive: true, force: true });
+  await rm(openDir, { recursive: true, force: true });
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function publish(page: Page, folder: string): Promise<void> {
+  await page.getByLabel('Folder path').fill(folder);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(folder) })).toContainText('Watching');
+}
+
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    (r) => JSON.stringify(r),
+    (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`,
+  );
+
+test('ask before read: a read waits for the window, other folders do not; allow, deny and no answer', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publish(page, privateDir);
+  await publish(page, openDir);
+  await page.getByRole('button', { name: `Options of ${path.basename(privateDir)}` }).click();
+  await page.getByTestId('ask-before-read').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('badge-ask')).toHaveCount(1);
+
+  const client = await connectSdkClient(shelf.socketPath, 'Claude Desktop');
+  try {
+    let settled = false;
+    const read = client.readResource({ uri: uriOf(privateDir, 'diary.md') }).finally(() => (settled = true));
+    const prompt = page.getByRole('alertdialog');
+    await expect(prompt).toContainText('Allow Claude Desktop 1.0.0 to read this file?');
+    await expect(page.getByTestId('ask-path')).toHaveText('diary.md');
+    await expect(page.getByTestId('ask-deny')).toBeFocused();
+    // The other folder is served while the ask waits.
+    const started = Date.now();
+    expect((await client.readResource({ uri: uriOf(openDir, 'README.md') })).contents[0]).toMatchObject({ text: '# Public\n' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(settled).toBe(false);
+    await shoot(page, '08-ask');
+    await page.getByTestId('ask-allow-once').click();
+    expect((await read).contents[0]).toMatchObject({ text: '# Private\n\nDear diary…\n' });
+    await expect(prompt).toHaveCount(0);
+
+    const denied = outcome(client.readResource({ uri: uriOf(privateDir, 'taxes/2025.csv') }));
+    await expect(page.getByTestId('ask-path')).toHaveText('taxes/2025.csv');
+    await page.keyboard.press('Escape');
+    expect(await denied).toBe(`${ErrorCodes.readNotAllowed}:denied`);
+
+    // The ask timeout is a setting: set it in the window, then leave an ask unanswered.
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByTestId('history-settings').click();
+    await page.getByLabel('Ask waits').fill('2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('status')).toContainText('History settings saved');
+    const unanswered = outcome(client.readResource({ uri: uriOf(privateDir, 'diary.md') }));
+    await expect(prompt).toBeVisible();
+    await expect(prompt).toContainText(/denied in [12] s/);
+    expect(await unanswered).toBe(`${ErrorCodes.readNotAllowed}:timeout`);
+    await expect(prompt).toHaveCount(0);
+
+    // "Allow until it disconnects" answers this read and the next ones from that folder.
+    const first = client.readResource({ uri: uriOf(privateDir, 'diary.md') });
+    await page.getByTestId('ask-allow-client').click();
+    await first;
+    expect((await client.readResource({ uri: uriOf(privateDir, 'taxes/2025.csv') })).contents[0]).toMatchObject({ text: 'year,total\n2025,1234\n' });
+    await expect(prompt).toHaveCount(0);
+  } finally {
+    await client.close();
+  }
+});
+
+test('history: read marks in the tree, the file’s reads in the preview, a filterable history, CSV export', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publish(page, openDir);
+  const claude = await connectSdkClient(shelf.socketPath, 'Claude Desktop');
+  const cursor = await connectSdkClient(shelf.socketPath, 'Cursor');
+  try {
+    await claude.readResource({ uri: uriOf(openDir, 'README.md') });
+    await claude.callTool({ name: 'read_resource', arguments: { uri: uriOf(openDir, 'README.md') } });
+    await cursor.readResource({ uri: uriOf(openDir, 'notes/todo.txt') });
+    await cursor.readResource({ uri: uriOf(openDir, 'missing.md') }).catch(() => undefined);
+  } finally {
+    await claude.close();
+    await cursor.close();
+  }
+  const mark = page.getByTestId('file-row').filter({ hasText: 'README.md' }).getByTestId('read-mark');
+  await expect(mark).toHaveText(/2/);
+  await expect(mark).toHaveAttribute('title', /Read 2 times by clients, last by Claude Desktop today/);
+  await page.getByTestId('file-row').filter({ hasText: 'README.md' }).click();
+  await expect(page.getByTestId('access-line')).toContainText('Read 2 times by clients, last by Claude Desktop');
+
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByTestId('history-row')).toHaveCount(4);
+  await expect(page.getByTestId('history-total')).toContainText('4 reads kept');
+  await expect(page.getByTestId('history-row').first()).toContainText('missing.md');
+  await expect(page.getByTestId('history-row').first()).toHaveAttribute('data-outcome', 'error');
+  await shoot(page, '09-history');
+
+  await page.getByLabel('Client').selectOption('Cursor');
+  await expect(page.getByTestId('history-row')).toHaveCount(2);
+  await page.getByLabel('Outcome').selectOption('ok');
+  await expect(page.getByTestId('history-row')).toHaveCount(1);
+  await expect(page.getByTestId('history-row')).toContainText('notes/todo.txt');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const csv = await readFile((await download.path()) as string, 'utf8');
+  expect(csv.trim().split('\n')).toHaveLength(2);
+  expect(csv).toContain('Cursor');
+  await expect(page.getByRole('status')).toContainText('Exported 1 entries');
+
+  // From the preview to that file's history, and back to the file from a row.
+  await page.getByLabel('Client').selectOption('');
+  await page.getByLabel('Outcome').selectOption('');
+  await page.getByRole('tab', { name: 'Preview' }).click();
+  await page.getByRole('button', { name: 'See its history' }).click();
+  await expect(page.getByTestId('history-uri-filter')).toContainText('README.md');
+  await expect(page.getByTestId('history-row')).toHaveCount(2);
+  await page.getByTestId('history-row').first().getByRole('button', { name: 'README.md' }).click();
+  await expect(page.getByTestId('resource-uri')).toHaveText(uriOf(openDir, 'README.md'));
+});
+
+test('the empty history says what it will hold', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publish(page, openDir);
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByTestId('history-empty')).toContainText('No client has read a file yet.');
+  await page.screenshot({ path: path.join(SHOTS, '10-history-empty-light.png') });
+});

@@ -1,0 +1,67 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+import type { AccessAsk, AccessDecision, FileAccess, ShelfApi } from '../../../shared/shelfApi';
+
+export interface AccessState {
+  /** Read counts per file URI (successful client reads the history holds). */
+  byUri: ReadonlyMap<string, FileAccess>;
+  /** Changes whenever byUri or the history does (the map itself is updated in place). */
+  version: number;
+  /** Newest history sequence number heard of. */
+  lastSeq: number;
+  asks: AccessAsk[];
+  answer(id: number, decision: AccessDecision): Promise<void>;
+}
+
+/**
+ * What clients read and what waits for an answer: the per-file counts
+ * (loaded once, then kept current from `access` events) and the asks.
+ */
+export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => void): AccessState {
+  const byUri = useRef(new Map<string, FileAccess>());
+  const [version, setVersion] = useState(0);
+  const [lastSeq, setLastSeq] = useState(0);
+  const [asks, setAsks] = useState<AccessAsk[]>([]);
+
+  useEffect(() => {
+    if (!live) return;
+    let current = true;
+    void Promise.all([api.fileAccess(), api.pendingAsks()]).then(([counts, waiting]) => {
+      if (!current) return;
+      byUri.current = new Map(counts.map((c) => [c.uri, c]));
+      setAsks(waiting);
+      setVersion((v) => v + 1);
+    }, fail);
+    const offAccess = api.on('access', (entries) => {
+      for (const e of entries) {
+        if (e.outcome !== 'ok') continue;
+        const known = byUri.current.get(e.uri);
+        byUri.current.set(e.uri, { uri: e.uri, reads: (known?.reads ?? 0) + 1, lastTime: e.time, lastClient: e.client });
+      }
+      const newest = entries[entries.length - 1];
+      if (newest) setLastSeq(newest.seq);
+      setVersion((v) => v + 1);
+    });
+    const offAsks = api.on('asks', setAsks);
+    return () => {
+      current = false;
+      offAccess();
+      offAsks();
+    };
+  }, [api, live, fail]);
+
+  const answer = useCallback(
+    async (id: number, decision: AccessDecision) => {
+      // Answered elsewhere or timed out in the meantime: the asks event updates the list either way.
+      await api.answerAsk(id, decision).catch(fail);
+    },
+    [api, fail],
+  );
+
+  return { byUri: byUri.current, version, lastSeq, asks, answer };
+}
+
+/** "read 3 times, last by Claude 1.2 at 14:03" */
+export function describeAccess(a: FileAccess, format: (time: number) => string): string {
+  return `Read ${a.reads === 1 ? 'once' : `${a.reads.toLocaleString()} times`} by clients, last by ${a.lastClient ?? 'an unnamed client'} ${format(a.lastTime)}`;
+}
