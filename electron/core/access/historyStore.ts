@@ -137,12 +137,20 @@ export class HistoryStore {
 
   /** Records one read; it is on disk within FLUSH_MS. */
   append(entry: Omit<AccessEntry, 'seq'>): AccessEntry {
+    // Built field by field (not spread): this runs on every client read.
     const e: AccessEntry = {
-      ...entry,
       seq: this.nextSeq++,
+      time: entry.time,
       client: cut(entry.client),
       clientVersion: cut(entry.clientVersion),
+      protocolVersion: entry.protocolVersion,
+      transport: entry.transport,
+      via: entry.via,
       uri: cut(entry.uri) ?? '',
+      folder: entry.folder,
+      size: entry.size,
+      outcome: entry.outcome,
+      errorCode: entry.errorCode,
       errorMessage: cut(entry.errorMessage),
     };
     if (this.closed) return e;

@@ -230,9 +230,15 @@ export class ShelfService implements ShelfMethods {
     };
   }
 
+  /**
+   * Batches new entries for the window. Past ACCESS_EVENT_MAX a batch keeps
+   * the newest (trimmed in halves, O(1) a read); the window sees the gap in
+   * sequence numbers and reloads its counts.
+   */
   private accessRecorded(entry: AccessEntry): void {
+    if (!this.listeners.get('access')?.size) return;
     this.accessBatch.push(entry);
-    if (this.accessBatch.length > ACCESS_EVENT_MAX) this.accessBatch.splice(0, this.accessBatch.length - ACCESS_EVENT_MAX);
+    if (this.accessBatch.length > 2 * ACCESS_EVENT_MAX) this.accessBatch.splice(0, this.accessBatch.length - ACCESS_EVENT_MAX);
     this.accessTimer ??= setTimeout(() => {
       this.accessTimer = null;
       const batch = this.accessBatch;

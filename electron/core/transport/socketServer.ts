@@ -55,7 +55,9 @@ export async function listenSocket(socketPath: string, onConnection: (socket: ne
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(socketPath, () => {
+      // A deep backlog: a burst of clients connecting at once (many editor windows, a script) waits to be
+      // accepted instead of getting EAGAIN while the event loop is busy (the kernel caps it at somaxconn).
+      server.listen({ path: socketPath, backlog: 2048 }, () => {
         server.off('error', reject);
         resolve();
       });

@@ -26,13 +26,20 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
   useEffect(() => {
     if (!live) return;
     let current = true;
-    void Promise.all([api.fileAccess(), api.pendingAsks()]).then(([counts, waiting]) => {
-      if (!current) return;
-      byUri.current = new Map(counts.map((c) => [c.uri, c]));
-      setAsks(waiting);
-      setVersion((v) => v + 1);
-    }, fail);
+    let seen = 0;
+    const loadCounts = () =>
+      api.fileAccess().then((counts) => {
+        if (!current) return;
+        byUri.current = new Map(counts.map((c) => [c.uri, c]));
+        setVersion((v) => v + 1);
+      }, fail);
+    void loadCounts();
+    void api.pendingAsks().then((waiting) => current && setAsks(waiting), fail);
     const offAccess = api.on('access', (entries) => {
+      const first = entries[0];
+      // Entries were left out of the batches (a burst of reads): the counts are reloaded instead.
+      if (first && seen > 0 && first.seq > seen + 1) void loadCounts();
+      seen = entries[entries.length - 1]?.seq ?? seen;
       for (const e of entries) {
         if (e.outcome !== 'ok') continue;
         const known = byUri.current.get(e.uri);
