@@ -179,26 +179,41 @@ export class HistoryStore {
       if (this.pending.length === 0) return;
       const batch = this.pending;
       this.pending = [];
-      const text = `${batch.map((e) => JSON.stringify(e)).join('\n')}\n`;
-      const bytes = Buffer.byteLength(text);
-      const target = await this.writable(batch[0] as AccessEntry, bytes);
-      await target.handle.write(text);
+      // A burst can exceed a segment: it is split, so no segment outgrows the cap and the bound holds.
+      const cap = this.segmentCap();
+      let from = 0;
+      while (from < batch.length) {
+        let text = '';
+        let bytes = 0;
+        let to = from;
+        while (to < batch.length) {
+          const line = `${JSON.stringify(batch[to])}\n`;
+          const size = Buffer.byteLength(line);
+          if (to > from && bytes + size > cap) break;
+          text += line;
+          bytes += size;
+          to++;
+        }
+        const target = await this.writable(batch[from] as AccessEntry, bytes);
+        await target.handle.write(text);
+        const s = target.segment;
+        s.bytes += bytes;
+        s.entries += to - from;
+        s.lastSeq = (batch[to - 1] as AccessEntry).seq;
+        for (let i = from; i < to; i++) s.lastTime = Math.max(s.lastTime, (batch[i] as AccessEntry).time);
+        from = to;
+        await this.prune();
+      }
       const now = Date.now();
       // Process crashes lose nothing written; an fdatasync at most once a second covers the machine's too, at little cost.
-      if (now - this.lastSync >= 1000) {
+      if (this.active && now - this.lastSync >= 1000) {
         this.lastSync = now;
-        await target.handle.datasync().catch(() => undefined);
+        await this.active.handle.datasync().catch(() => undefined);
       }
-      const s = target.segment;
-      s.bytes += bytes;
-      s.entries += batch.length;
-      s.lastSeq = (batch[batch.length - 1] as AccessEntry).seq;
-      s.lastTime = Math.max(s.lastTime, ...batch.map((e) => e.time));
       if (this.lost > 0) {
         this.log(`Access history: ${this.lost} entries could not be written in time and were dropped`);
         this.lost = 0;
       }
-      await this.prune();
     });
   }
 
@@ -317,8 +332,13 @@ export class HistoryStore {
   }
 
   /** The segment this run appends to: opened on first write, replaced when full or a day old. */
+  /** A segment's size: an eighth of the budget, within 256 KiB…8 MiB (so the bound is the budget plus one segment). */
+  private segmentCap(): number {
+    return Math.min(8 * 1024 * 1024, Math.max(256 * 1024, Math.floor(this.limits.maxBytes / 8)));
+  }
+
   private async writable(first: AccessEntry, bytes: number): Promise<{ segment: Segment; handle: FileHandle }> {
-    const cap = Math.min(8 * 1024 * 1024, Math.max(256 * 1024, Math.floor(this.limits.maxBytes / 8)));
+    const cap = this.segmentCap();
     const current = this.active;
     if (current && current.segment.bytes + bytes <= cap && Date.now() - (current.segment.lastTime || Date.now()) < 86_400_000) return current;
     await this.closeActive();

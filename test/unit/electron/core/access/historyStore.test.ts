@@ -130,6 +130,18 @@ describe('HistoryStore', () => {
     await reopened.close();
   });
 
+  it('keeps the bound when one burst holds more than a segment', async () => {
+    const dir = await tempDir();
+    const s = await HistoryStore.open(dir, { maxBytes: 1024 * 1024, maxAgeMs: 90 * DAY });
+    for (let i = 0; i < 3000; i++) s.append(entry(`file:///f/${i}.txt`, { errorMessage: 'y'.repeat(1500) }));
+    await s.flush();
+    const sizes = await Promise.all((await readdir(dir)).map((n) => stat(path.join(dir, n))));
+    expect(sizes.every((st) => st.size <= 256 * 1024)).toBe(true);
+    expect(sizes.reduce((n, st) => n + st.size, 0)).toBeLessThanOrEqual(1024 * 1024 + 256 * 1024);
+    expect((await s.query({ limit: 1 })).entries[0]?.seq).toBe(3000);
+    await s.close();
+  });
+
   it('exports CSV with formula-looking cells defused, and JSON Lines, oldest first', async () => {
     const s = await HistoryStore.open(await tempDir(), roomy);
     s.append(entry('file:///f/a.txt', { client: '=HYPERLINK("http://evil")' }));
