@@ -11,15 +11,20 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   // Everything is bundled but the native watcher, the modules only some runs
   // load, and write-file-atomic (CommonJS that names its tmp files after __filename).
-  ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic'] },
+  // pdf.js stays a module of its own: it is large and only the worker loads it.
+  ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic', 'pdfjs-dist'] },
   build: {
-    ssr: resolve('electron/cli/cli.ts'),
+    // The CLI, and the document-text worker it starts (a Worker needs a file of its own).
+    ssr: true,
     outDir: 'dist/electron',
     emptyOutDir: false,
     target: 'node20',
     minify: false,
     reportCompressedSize: false,
     sourcemap: true,
-    rolldownOptions: { output: { format: 'esm', entryFileNames: 'cli.js', chunkFileNames: 'cli-chunks/[name].js' } },
+    rolldownOptions: {
+      input: { cli: resolve('electron/cli/cli.ts'), 'extract-worker': resolve('electron/core/documents/extractWorker.ts') },
+      output: { format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'cli-chunks/[name].js' },
+    },
   },
 });

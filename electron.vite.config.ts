@@ -11,7 +11,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve('electron/desktop/main.ts') },
+      // The document-text worker is an entry of its own: a Worker needs a file.
+      lib: { entry: { main: resolve('electron/desktop/main.ts'), 'extract-worker': resolve('electron/core/documents/extractWorker.ts') } },
     },
   },
   preload: {

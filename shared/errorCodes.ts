@@ -28,6 +28,12 @@ export const ErrorCodes = {
    * `data.reason` says which ('denied', 'timeout', 'no-window').
    */
   readNotAllowed: 1005,
+  /**
+   * A document's text (`…?as=text`) cannot be given: no text layer (a scan),
+   * encrypted, corrupt, too large or too slow to extract. `data.reason` says
+   * which; the file itself can still be read.
+   */
+  documentTextUnavailable: 1006,
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -33,6 +33,8 @@ export class UsageError extends Error {}
 
 /** The built CLI, for the bridge command shown to clients. */
 export const CLI_PATH = path.join(PACKAGE_ROOT, 'dist', 'electron', 'cli.js');
+/** The document-text worker, built beside the CLI. */
+export const EXTRACT_WORKER = path.join(PACKAGE_ROOT, 'dist', 'electron', 'extract-worker.js');
 
 /** Checks every folder before anything starts, so one typo does not leave a half-started server. */
 export async function checkFolders(folders: readonly string[]): Promise<string[]> {
@@ -59,6 +61,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     http: options.http,
     tools: options.tools,
     bridge: (socketPath) => nodeBridgeCommand(process.execPath, CLI_PATH, socketPath),
+    extractWorker: EXTRACT_WORKER,
     log: options.log,
   });
   let web: WebHost | null = null;

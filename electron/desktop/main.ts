@@ -169,6 +169,7 @@ async function start(): Promise<void> {
     bridge: bridgeCommand,
     pickFolders,
     log: (message) => console.warn(`mcp-shelf: ${message}`),
+    extractWorker: path.join(here, 'extract-worker.js'),
   });
   registerIpc(ipcMain, service, isTrustedSender);
   service.on('status', () => void refreshTray());

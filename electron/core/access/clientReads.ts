@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry } from '../../../shared/shelfApi.js';
+import { fileUriOfText } from '../documents/documentKinds.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
@@ -67,7 +68,8 @@ export class ClientReads {
   private async admit(uri: string, who: Requester): Promise<void> {
     const { gate, asks, anyAsks } = this.options;
     if (!gate || !asks || !anyAsks?.()) return;
-    const found = await this.library.locate(uri);
+    // A document's text is the document: it asks like the file does.
+    const found = await this.library.locate(fileUriOfText(uri) ?? uri);
     if (!found || !asks(found.folder.root)) return;
     await gate.check(who, { uri, folder: found.folder.root, path: found.entry.rel, size: found.entry.size });
   }
@@ -85,7 +87,7 @@ export class ClientReads {
       transport: who.transport,
       via,
       uri,
-      folder: this.library.resolve(uri)?.folder.root ?? null,
+      folder: this.library.resolve(fileUriOfText(uri) ?? uri)?.folder.root ?? null,
       size: 'size' in outcome ? outcome.size : null,
       outcome: failed ? (code === ErrorCodes.readNotAllowed ? 'denied' : 'error') : 'ok',
       errorCode: code,

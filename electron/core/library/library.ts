@@ -5,13 +5,15 @@ import { LIST_PAGE_SIZE } from '../../../shared/errorCodes.js';
 import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
+import { documentKind, fileUriOfText, textUriOf } from '../documents/documentKinds.js';
+import { type DocumentText } from '../documents/documentText.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';
 import type { FileEntry } from './folderScan.js';
 import { compareCodeUnits, type FolderChange,folderName, PublishedFolder } from './publishedFolder.js';
 import { ReadCache } from './readCache.js';
 import type { RuleOptions } from './rules.js';
-import { openRead, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
+import { openRead, readBytes, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
 import { ShelfError } from './shelfError.js';
 import { pathToUri, relativeBelow, uriToPath } from './uriPath.js';
 
@@ -34,7 +36,16 @@ export interface LibraryListener {
 
 export interface LibraryOptions {
   maxReadBytes: number;
+  /** Document text (PDF, Office): companion `…?as=text` resources. Off when absent. */
+  documents?: DocumentText | null;
+  /** The largest document whose text is extracted. */
+  maxDocumentBytes?: number;
 }
+
+/** A listed resource: a file, or a document's text (its size is not known before it is extracted). */
+export type ListedResource = ResourceInfo | (Omit<ResourceInfo, 'size'> & { size?: number });
+
+const DEFAULT_MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
 
 /** Maximum completion values, per the MCP spec. */
 const MAX_COMPLETIONS = 100;
@@ -148,9 +159,11 @@ export class Library {
     pageSize = LIST_PAGE_SIZE,
     onlyFolder?: string,
     accept?: (folder: PublishedFolder, rel: string) => boolean,
-  ): { resources: ResourceInfo[]; nextCursor?: string } {
+    companions = true,
+  ): { resources: ListedResource[]; nextCursor?: string } {
     const from = cursor === undefined ? null : decodeCursor(cursor);
-    const resources: ResourceInfo[] = [];
+    const resources: ListedResource[] = [];
+    const documents = companions ? this.options.documents : null;
     let last: { folder: PublishedFolder; rel: string } | null = null;
     let more = false;
     outer: for (const folder of this.folders) {
@@ -167,11 +180,14 @@ export class Library {
           break outer;
         }
         const entry = folder.get(rel) as FileEntry;
-        resources.push(describe(folder, entry));
+        const file = describe(folder, entry);
+        resources.push(file);
+        // A document's text follows it (so a page may hold one more than pageSize).
+        if (documents && documentKind(rel)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
         last = { folder, rel };
       }
     }
-    const page: { resources: ResourceInfo[]; nextCursor?: string } = { resources };
+    const page: { resources: ListedResource[]; nextCursor?: string } = { resources };
     if (more && last) page.nextCursor = encodeCursor({ folderId: last.folder.id, rel: last.rel });
     return page;
   }
@@ -224,6 +240,8 @@ export class Library {
 
   /** `cache: false` for walks over many files (search), which must not push out what clients read again and again. */
   async read(uri: string, options: { cache?: boolean } = {}): Promise<ReadOutcome> {
+    const fileUri = fileUriOfText(uri);
+    if (fileUri !== null) return this.readText(uri, fileUri);
     const found = await this.locate(uri);
     if (!found) throw ShelfError.notFound(uri);
     return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, options.cache === false ? undefined : this.cache);
@@ -236,9 +254,29 @@ export class Library {
 
   /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */
   async openRead(uri: string): Promise<WholeRead | { stream: FileStream }> {
+    const fileUri = fileUriOfText(uri);
+    if (fileUri !== null) return { whole: await this.readText(uri, fileUri) };
     const found = await this.locate(uri);
     if (!found) throw ShelfError.notFound(uri);
     return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
+  }
+
+  /**
+   * A document's text, as the companion resource `uri` (= `fileUri?as=text`):
+   * extracted off the main thread on first read, then kept while the file is
+   * unchanged. Not a document, not published, or documents off: not found.
+   */
+  private async readText(uri: string, fileUri: string): Promise<ReadOutcome> {
+    const documents = this.options.documents;
+    const found = documents ? await this.locate(fileUri) : null;
+    const kind = found ? documentKind(found.entry.rel) : null;
+    if (!documents || !found || !kind) throw ShelfError.notFound(uri);
+    const { folder, entry } = found;
+    const limit = this.options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    const { text } = await documents.text(uri, documentKey(folder, entry), kind, () => readBytes(folder, entry.rel, fileUri, limit));
+    const size = Buffer.byteLength(text);
+    if (size > this.options.maxReadBytes) throw ShelfError.tooLarge(uri, size, this.options.maxReadBytes);
+    return { contents: { uri, mimeType: 'text/plain', text }, size, kind: 'text' };
   }
 
   /** One template per folder, addressing its files by relative path. */
@@ -273,6 +311,8 @@ export class Library {
     const touched = [...change.changed, ...change.removed];
     if (touched.length > 0) {
       const uris = touched.map((rel) => folder.uriOf(rel));
+      // A document's text changes with it.
+      if (this.options.documents) for (const rel of touched) if (documentKind(rel)) uris.push(textUriOf(folder.uriOf(rel)));
       this.cache?.forget(uris);
       this.emit((l) => l.updated?.(uris));
     }
@@ -313,6 +353,24 @@ function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
     mimeType: entry.mimeType,
     size: entry.size,
     annotations: { lastModified: new Date(entry.mtimeMs).toISOString() },
+  };
+}
+
+/** A document version's identity: folder, path, size and modification time. */
+function documentKey(folder: PublishedFolder, entry: FileEntry): string {
+  return `${folder.id}\u0000${entry.rel}\u0000${entry.size}\u0000${entry.mtimeMs}`;
+}
+
+/** The companion resource of a document: its text, as text/plain (its size once extracted). */
+function describeText(file: ResourceInfo, text: string | undefined): ListedResource {
+  const { size: _size, ...rest } = file;
+  return {
+    ...rest,
+    uri: textUriOf(file.uri),
+    name: `${file.name} (text)`,
+    title: `${file.title} — text`,
+    mimeType: 'text/plain',
+    ...(text !== undefined ? { size: Buffer.byteLength(text) } : {}),
   };
 }
 

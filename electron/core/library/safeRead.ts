@@ -159,6 +159,18 @@ export async function openRead(
   }
 }
 
+/** A published file's bytes (within `limit`), opened as safely as a client read (for document extraction). */
+export async function readBytes(folder: PublishedFolder, rel: string, uri: string, limit: number): Promise<Uint8Array> {
+  const fd = openChecked(folder, rel, uri);
+  try {
+    return (await readStable(fd, uri, limit, statForRead(fd, uri, limit))).bytes;
+  } catch (err) {
+    throw err instanceof ShelfError ? err : fsError(err, uri);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Linux with /proc: the opened descriptor names its own file, so no separate realpath walk is needed. */
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 

@@ -5,7 +5,7 @@ import picomatch from 'picomatch';
 import * as z from 'zod';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
-import type { Library, ResourceInfo } from '../library/library.js';
+import type { Library, ListedResource } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 
 /**
@@ -116,14 +116,14 @@ function folderFilter(library: Library, folder: string | undefined): (root: stri
 const TOOL_PAGE_SIZE = 1000;
 
 /** The chosen folders' resources whose path matches the glob, one page after `cursor` (a position, as in resources/list). */
-function matchingPage(library: Library, folder: string | undefined, glob: string | undefined, cursor: string | undefined): { resources: ResourceInfo[]; nextCursor?: string } {
+function matchingPage(library: Library, folder: string | undefined, glob: string | undefined, cursor: string | undefined): { resources: ListedResource[]; nextCursor?: string } {
   const inFolder = folderFilter(library, folder);
   const matches = matcher(glob);
   return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
 }
 
 /** Every matching resource, page by page. */
-function* matchingResources(library: Library, folder: string | undefined, glob: string | undefined): Generator<ResourceInfo> {
+function* matchingResources(library: Library, folder: string | undefined, glob: string | undefined): Generator<ListedResource> {
   let cursor: string | undefined;
   do {
     const page = matchingPage(library, folder, glob, cursor);
@@ -152,7 +152,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     case 'list_resources': {
       const a = parse(ListArgs, args, name);
       const { resources, nextCursor } = matchingPage(library, a.folder, a.glob, a.cursor);
-      const lines = resources.map((r) => `${r.uri}\t${r.mimeType}\t${r.size}`);
+      const lines = resources.map((r) => `${r.uri}\t${r.mimeType}\t${r.size ?? '?'}`);
       const more = nextCursor ? `\nMore files follow: call list_resources again with cursor "${nextCursor}" (and the same folder and glob).` : '';
       return {
         content: [{ type: 'text', text: `${resources.length} file(s) (URI, MIME type, bytes):\n${lines.join('\n')}${more}` }],
@@ -179,13 +179,13 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
       const anyAsks = reads.anyAsks();
       {
         outer: for (const r of matchingResources(library, a.folder, a.glob)) {
-          if (r.size > library.options.maxReadBytes) continue;
+          if (r.size !== undefined && r.size > library.options.maxReadBytes) continue;
           const root = anyAsks ? library.resolve(r.uri)?.folder.root : undefined;
           if (root !== undefined && reads.asks(root)) {
             asked.add(root);
             continue;
           }
-          if (r.size > budget) {
+          if ((r.size ?? 0) > budget) {
             truncated = true;
             break;
           }

@@ -163,7 +163,8 @@ export class FolderRegistry {
   resources(folderPath: string, cursor: string | undefined): ResourcePage {
     const f = this.find(folderPath);
     if (!f.published) return { resources: [] };
-    return this.library.listResources(cursor, 1000, f.path);
+    // The window lists files only; it shows a document's text in the file's preview.
+    return this.library.listResources(cursor, 1000, f.path, undefined, false) as ResourcePage;
   }
 
   private async publish(f: ManagedFolder, allowMissing: boolean): Promise<void> {

@@ -32,6 +32,7 @@ import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
+import { DocumentText } from '../documents/documentText.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
 import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
@@ -62,6 +63,11 @@ export interface ServiceOptions {
   bridge: (socketPath: string) => BridgeCommand;
   pickFolders?: () => Promise<string[] | null>;
   log?: (message: string) => void;
+  /**
+   * The built document-text worker (extract-worker.js beside the host's
+   * bundle). Without it, documents are served as files only.
+   */
+  extractWorker?: URL | string;
 }
 
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
@@ -84,6 +90,7 @@ export class ShelfService implements ShelfMethods {
   readonly hub: ConnectionHub;
   readonly traffic: TrafficLog;
   readonly history: HistoryStore;
+  private readonly documents: DocumentText | null;
   private readonly gate: AskGate;
   private readonly folders: FolderRegistry;
   private readonly endpoints: Endpoints;
@@ -106,7 +113,8 @@ export class ShelfService implements ShelfMethods {
     this.store = new SettingsStore(options.settingsDir);
     this.settings = settings;
     this.history = history;
-    this.library = new Library({ maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes });
+    this.documents = options.extractWorker ? new DocumentText({ workerFile: options.extractWorker }) : null;
+    this.library = new Library({ maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes, documents: this.documents });
     this.traffic = new TrafficLog({ maxEntries: settings.log.maxEntries, maxBytes: settings.log.maxBytes });
     this.gate = new AskGate({
       timeoutMs: () => this.settings.askTimeoutSeconds * 1000,
@@ -426,6 +434,7 @@ export class ShelfService implements ShelfMethods {
     for (const u of this.unsubscribers.splice(0)) u();
     await this.endpoints.close(() => this.hub.closeAll());
     await this.library.close();
+    await this.documents?.close();
     await this.history.close();
     this.traffic.close();
     this.listeners.clear();

@@ -1,0 +1,191 @@
+import { Worker } from 'node:worker_threads';
+
+import { ErrorCodes } from '../../../shared/errorCodes.js';
+import { ShelfError } from '../library/shelfError.js';
+import type { DocumentKind } from './documentKinds.js';
+import type { ExtractReply, ExtractRequest } from './extractWorker.js';
+
+export interface DocumentTextOptions {
+  /** The built extraction worker (extract-worker.js next to the host's bundle). */
+  workerFile: URL | string;
+  /** One document may take this long; then the worker is stopped and the read fails with `timeout`. */
+  timeoutMs?: number;
+  /** The worker's heap; a document that needs more fails with `too-large` and a new worker starts. */
+  memoryMb?: number;
+  /** Extracted text kept in memory, in characters, for documents read again (by file identity). */
+  cacheChars?: number;
+}
+
+export type UnavailableReason = 'no-text' | 'encrypted' | 'corrupt' | 'too-large' | 'unsupported' | 'timeout' | 'busy';
+
+export interface DocumentTextResult {
+  text: string;
+  parts: number;
+}
+
+type Outcome = DocumentTextResult | { reason: UnavailableReason; message: string };
+
+/** Documents waiting for the worker at once; past this a read is refused (busy) rather than queued. */
+const MAX_QUEUED = 64;
+
+/** The error a client gets when a document's text cannot be given. */
+export function textUnavailable(uri: string, reason: UnavailableReason, message: string): ShelfError {
+  return new ShelfError(ErrorCodes.documentTextUnavailable, `No text for this document: ${message}`, { uri, reason });
+}
+
+interface Job {
+  kind: DocumentKind;
+  read: () => Promise<Uint8Array>;
+  resolve: (o: Outcome) => void;
+  /** The file itself could not be read (gone, too large…): its own error, as a read of it would get. */
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Document text, extracted off the main thread: one worker, one document at
+ * a time (a hostile PDF takes the worker's time and memory, never the
+ * server's), each bounded in time and heap, results (text or the reason
+ * there is none) kept by file identity so a document is extracted once per
+ * version.
+ */
+export class DocumentText {
+  private worker: Worker | null = null;
+  private readonly queue: Job[] = [];
+  private running = false;
+  private nextId = 1;
+  private readonly cache = new Map<string, Outcome>();
+  private cachedChars = 0;
+  private readonly inFlight = new Map<string, Promise<Outcome>>();
+  private closed = false;
+  /** Extractions run (not cache hits), for tests and the bench. */
+  extractions = 0;
+
+  constructor(private readonly options: DocumentTextOptions) {}
+
+  /**
+   * The text of the document `key` names (its path and version), extracted
+   * on first use. Throws textUnavailable (1006) when there is none.
+   */
+  async text(uri: string, key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<DocumentTextResult> {
+    const outcome = await this.outcome(key, kind, read);
+    if ('reason' in outcome) throw textUnavailable(uri, outcome.reason, outcome.message);
+    return outcome;
+  }
+
+  /** The cached outcome without extracting (null: not extracted yet). */
+  peek(key: string): DocumentTextResult | null {
+    const o = this.cache.get(key);
+    return o && !('reason' in o) ? o : null;
+  }
+
+  private outcome(key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {
+    const cached = this.cache.get(key);
+    if (cached) {
+      // Least recently used goes first: a hit moves to the end.
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return Promise.resolve(cached);
+    }
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    if (this.queue.length >= MAX_QUEUED) return Promise.resolve({ reason: 'busy', message: 'too many documents are waiting for extraction; try again shortly' });
+    const promise = new Promise<Outcome>((resolve, reject) => {
+      this.queue.push({ kind, read, resolve, reject });
+      this.pump();
+    }).then(
+      (o) => {
+        this.inFlight.delete(key);
+        if (!('reason' in o) || o.reason !== 'busy') this.remember(key, o);
+        return o;
+      },
+      (err: unknown) => {
+        this.inFlight.delete(key);
+        throw err;
+      },
+    );
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+
+  private remember(key: string, o: Outcome): void {
+    const size = 'text' in o ? o.text.length : 0;
+    const budget = this.options.cacheChars ?? 64 * 1024 * 1024;
+    if (size > budget) return;
+    this.cache.set(key, o);
+    this.cachedChars += size;
+    for (const [k, v] of this.cache) {
+      if (this.cachedChars <= budget) break;
+      this.cache.delete(k);
+      this.cachedChars -= 'text' in v ? v.text.length : 0;
+    }
+  }
+
+  private pump(): void {
+    if (this.running || this.closed) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    this.running = true;
+    void this.run(job)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.running = false;
+        this.pump();
+      });
+  }
+
+  private async run(job: Job): Promise<Outcome> {
+    const bytes = await job.read();
+    this.extractions++;
+    const worker = this.spawn();
+    const id = this.nextId++;
+    return new Promise<Outcome>((resolve) => {
+      const timeoutMs = this.options.timeoutMs ?? 30_000;
+      const done = (o: Outcome) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        resolve(o);
+      };
+      const onMessage = (reply: ExtractReply) => {
+        if (reply.id !== id) return;
+        done(reply.ok ? { text: reply.text, parts: reply.parts } : { reason: reply.reason, message: reply.message });
+      };
+      const onExit = () => {
+        this.worker = null;
+        const mb = this.options.memoryMb ?? 512;
+        done({ reason: 'too-large', message: `extracting it needed more than the ${mb} MiB allowed` });
+      };
+      const timer = setTimeout(() => {
+        worker.off('exit', onExit);
+        this.worker = null;
+        void worker.terminate();
+        done({ reason: 'timeout', message: `extracting it took longer than ${Math.round(timeoutMs / 1000)} s` });
+      }, timeoutMs);
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+      // The bytes move to the worker (no copy).
+      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      worker.postMessage({ id, kind: job.kind, bytes: owned } satisfies ExtractRequest, [owned.buffer as ArrayBuffer]);
+    });
+  }
+
+  private spawn(): Worker {
+    if (this.worker) return this.worker;
+    const mb = this.options.memoryMb ?? 512;
+    const worker = new Worker(this.options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
+    worker.on('error', () => undefined); // an out-of-memory abort surfaces as 'exit'
+    // pdf.js warns about fonts and broken objects on stdout/stderr: stdout belongs to MCP, so the worker's is drained.
+    worker.stdout.resume();
+    worker.stderr.resume();
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.resolve({ reason: 'busy', message: 'the server is stopping' });
+    await this.worker?.terminate();
+    this.worker = null;
+  }
+}
