@@ -66,6 +66,32 @@ export interface ServerStatus {
   files: number;
   /** The traffic log ring: entries held and their accounted size, against its bounds. */
   traffic: { entries: number; bytes: number; maxEntries: number; maxBytes: number };
+  /** The full-text index: null when off; otherwise files indexed and still waiting. */
+  search: { indexed: number; pending: number } | null;
+}
+
+/** One file a content search found, best first. */
+export interface SearchHit {
+  /** What to read: the file, or for a document its text (`…?as=text`). */
+  uri: string;
+  fileUri: string;
+  folder: string;
+  path: string;
+  score: number;
+  line: number;
+  /** The best matching line, cut around the match, with matched words in **bold**. */
+  snippet: string;
+}
+
+export interface SearchResults {
+  hits: SearchHit[];
+  total: number;
+  nextCursor?: string;
+  /** Files still waiting to be indexed (0: complete). */
+  pending: number;
+  indexed: number;
+  /** Folders left out because they ask before each read. */
+  notSearched: string[];
 }
 
 export interface ClientInfo {
@@ -87,6 +113,8 @@ export interface Settings {
   http: { enabled: boolean; host: string; port: number; token: string | null };
   /** Offer the read-only tools that mirror the resources (applies to new connections). */
   tools: boolean;
+  /** Keep a full-text index of the published text (search_resources and the window's content search). */
+  searchIndex: boolean;
   log: { maxEntries: number; maxBytes: number };
   /** The access history on disk: entries older than maxAgeDays, or past maxBytes, are dropped oldest first. */
   history: { maxAgeDays: number; maxBytes: number };
@@ -287,6 +315,8 @@ export interface ShelfMethods {
   pendingAsks(): Promise<AccessAsk[]>;
   /** Answers a waiting read; false when it was no longer waiting (answered elsewhere, timed out, client gone). */
   answerAsk(id: number, decision: AccessDecision): Promise<boolean>;
+  /** Full-text search, as the search_resources tool answers it (ask-before-read folders left out). */
+  searchContent(query: string, options: { folder?: string; cursor?: string; limit?: number }): Promise<SearchResults>;
 }
 
 export interface ShelfEvents {
@@ -333,6 +363,7 @@ export const SHELF_METHODS = [
   'clearHistory',
   'pendingAsks',
   'answerAsk',
+  'searchContent',
 ] as const satisfies readonly ShelfMethodName[];
 
 export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status', 'access', 'asks'] as const satisfies readonly ShelfEventName[];

@@ -55,6 +55,7 @@ Options:
   --http-allow-remote    allow --http on a non-loopback address
   --no-tools             do not offer the read-only tools that mirror the
                          resources (for clients that only use tools)
+  --no-search-index      keep no full-text index (search_resources is then off)
   --no-gitignore         publish files that .gitignore files exclude
   --ask-before-read      each client read waits until you allow it in the
                          window (needs --ui and an open tab; without one such
@@ -101,6 +102,7 @@ async function serve(args: string[]): Promise<void> {
       'no-gitignore': { type: 'boolean' },
       'show-hidden': { type: 'boolean' },
       'ask-before-read': { type: 'boolean' },
+      'no-search-index': { type: 'boolean' },
       ui: { type: 'boolean' },
       'ui-port': { type: 'string' },
       http: { type: 'string' },
@@ -177,6 +179,7 @@ async function serve(args: string[]): Promise<void> {
       uiPort: values.ui ? (uiPort ?? 0) : undefined,
       http,
       tools: values['no-tools'] ? false : undefined,
+      searchIndex: values['no-search-index'] ? false : undefined,
       log,
     });
   } catch (err) {

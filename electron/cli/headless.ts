@@ -19,6 +19,7 @@ export interface HeadlessOptions {
   uiPort?: number;
   http?: ServiceOptions['http'];
   tools?: boolean;
+  searchIndex?: boolean;
   log?: (message: string) => void;
 }
 
@@ -60,6 +61,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     maxReadBytes: options.maxReadBytes,
     http: options.http,
     tools: options.tools,
+    searchIndex: options.searchIndex,
     bridge: (socketPath) => nodeBridgeCommand(process.execPath, CLI_PATH, socketPath),
     extractWorker: EXTRACT_WORKER,
     log: options.log,

@@ -4,6 +4,7 @@ import { fileUriOfText } from '../documents/documentKinds.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
+import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
 
@@ -18,6 +19,8 @@ export interface ClientReadsOptions {
   anyAsks?: () => boolean;
   /** Told of each entry as it is recorded (the window's live history). */
   recorded?: (entry: AccessEntry) => void;
+  /** The full-text index the search tool answers from (absent: search is off). */
+  search?: SearchIndex | null;
 }
 
 /**
@@ -36,6 +39,10 @@ export class ClientReads {
   /** Whether the folder at this root asks before each read (search leaves such folders out). */
   asks(folderRoot: string): boolean {
     return this.options.asks?.(folderRoot) ?? false;
+  }
+
+  get search(): SearchIndex | null {
+    return this.options.search ?? null;
   }
 
   anyAsks(): boolean {

@@ -32,6 +32,10 @@ export interface LibraryListener {
   updated?(uris: readonly string[]): void;
   /** A folder's state changed (missing, back, polling…), with a message for logs. */
   folderState?(folder: PublishedFolder, message: string): void;
+  /** Which files of a folder came, changed or went (its first index arrives as all added). */
+  filesChanged?(folder: PublishedFolder, change: FolderChange): void;
+  /** A folder stopped being published (removed, or replaced to apply new rules). */
+  folderRemoved?(folder: PublishedFolder): void;
 }
 
 export interface LibraryOptions {
@@ -108,6 +112,7 @@ export class Library {
     const old = this.folders[i];
     if (!old) throw new Error(`Not published: ${abs}`);
     await old.stop();
+    this.emit((l) => l.folderRemoved?.(old));
     const folder = this.createFolder(old.id, abs, rules);
     this.folders[i] = folder;
     await this.startFolder(folder, true);
@@ -140,6 +145,7 @@ export class Library {
     if (i < 0) return false;
     const [folder] = this.folders.splice(i, 1);
     await folder?.stop();
+    if (folder) this.emit((l) => l.folderRemoved?.(folder));
     this.emit((l) => l.listChanged?.());
     return true;
   }
@@ -307,6 +313,7 @@ export class Library {
   }
 
   private onFolderChange(folder: PublishedFolder, change: FolderChange): void {
+    this.emit((l) => l.filesChanged?.(folder, change));
     if (change.added.length > 0 || change.removed.length > 0) this.emit((l) => l.listChanged?.());
     const touched = [...change.changed, ...change.removed];
     if (touched.length > 0) {

@@ -13,10 +13,7 @@ import { ShelfError } from '../library/shelfError.js';
  * use tools. Same index, same reads, same safety rules and error codes.
  */
 
-const MAX_SEARCH_RESULTS = 200;
-/** A search reads at most this much text before it stops and says so. */
-const SEARCH_BYTE_BUDGET = 64 * 1024 * 1024;
-const SNIPPET_CHARS = 200;
+const MAX_SEARCH_RESULTS = 100;
 
 const ListArgs = z
   .object({
@@ -30,11 +27,15 @@ const ReadArgs = z.object({ uri: z.string().min(1).describe('The resource URI, a
 
 const SearchArgs = z
   .object({
-    query: z.string().min(1).max(1000).describe('Text to find (plain text, not a pattern)'),
+    query: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe('Words to find (all must appear); "quoted phrases" match exactly; word* matches words starting with it. Case does not matter.'),
     folder: z.string().min(1).optional().describe('Only this published folder (its path, or its name)'),
     glob: z.string().min(1).max(500).optional().describe('Only files whose path matches this glob'),
-    caseSensitive: z.boolean().optional(),
-    maxResults: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe(`At most this many matches (default 50, max ${MAX_SEARCH_RESULTS})`),
+    maxResults: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe(`At most this many files (default 20, max ${MAX_SEARCH_RESULTS})`),
+    cursor: z.string().max(100).optional().describe('nextCursor from the previous page of results'),
   })
   .strict();
 
@@ -61,8 +62,9 @@ export const SHELF_TOOLS: Tool[] = [
   },
   {
     name: 'search_resources',
-    title: 'Search published text files',
-    description: 'Finds a text in the published text files; returns each match with its file, line number and a snippet.',
+    title: 'Search published files',
+    description:
+      'Full-text search over the published text files and the text of documents (PDF, Word, Excel, PowerPoint), best matches first: each result has the URI to read, a score, the line and a snippet with the matched words in **bold**.',
     inputSchema: schema(SearchArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -122,16 +124,6 @@ function matchingPage(library: Library, folder: string | undefined, glob: string
   return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
 }
 
-/** Every matching resource, page by page. */
-function* matchingResources(library: Library, folder: string | undefined, glob: string | undefined): Generator<ListedResource> {
-  let cursor: string | undefined;
-  do {
-    const page = matchingPage(library, folder, glob, cursor);
-    yield* page.resources;
-    cursor = page.nextCursor;
-  } while (cursor);
-}
-
 /**
  * Runs one tool. An unknown tool is a protocol error (-32602); anything that
  * goes wrong inside a known tool, bad arguments included, is an `isError`
@@ -168,57 +160,37 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     }
     case 'search_resources': {
       const a = parse(SearchArgs, args, name);
-      const max = a.maxResults ?? 50;
-      const needle = a.caseSensitive ? a.query : a.query.toLowerCase();
-      const matches: Array<{ uri: string; name: string; line: number; snippet: string }> = [];
-      let budget = SEARCH_BYTE_BUDGET;
-      let truncated = false;
-      let files = 0;
-      // Files in ask-before-read folders are not searched: their text reaches a client only through a read the person allowed.
-      const asked = new Set<string>();
-      const anyAsks = reads.anyAsks();
-      {
-        outer: for (const r of matchingResources(library, a.folder, a.glob)) {
-          if (r.size !== undefined && r.size > library.options.maxReadBytes) continue;
-          const root = anyAsks ? library.resolve(r.uri)?.folder.root : undefined;
-          if (root !== undefined && reads.asks(root)) {
-            asked.add(root);
-            continue;
-          }
-          if ((r.size ?? 0) > budget) {
-            truncated = true;
-            break;
-          }
-          let read;
-          try {
-            read = await library.read(r.uri, { cache: false });
-          } catch {
-            continue; // gone or unreadable since listing: not a match
-          }
-          if (!('text' in read.contents)) continue;
-          budget -= read.size;
-          files++;
-          const lines = read.contents.text.split(/\r?\n/);
-          for (let n = 0; n < lines.length; n++) {
-            const line = lines[n] as string;
-            const hay = a.caseSensitive ? line : line.toLowerCase();
-            const at = hay.indexOf(needle);
-            if (at < 0) continue;
-            const from = Math.max(0, at - Math.floor((SNIPPET_CHARS - a.query.length) / 2));
-            matches.push({ uri: r.uri, name: r.name, line: n + 1, snippet: line.slice(from, from + SNIPPET_CHARS).trim() });
-            if (matches.length >= max) {
-              truncated = true;
-              break outer;
-            }
-          }
-        }
-      }
-      const skipped = asked.size > 0 ? `\nNot searched (these folders ask before each read; read their files one by one): ${[...asked].join(', ')}` : '';
+      const index = reads.search;
+      if (!index) throw ShelfError.invalidParams('Full-text search is off on this shelf (the search index setting)');
+      const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
+      const asked = library.list().filter((f) => reads.asks(f.root)).map((f) => f.root);
+      const page = await index.search(a.query, {
+        ...(inFolder ? { folder: inFolder } : {}),
+        ...(a.glob ? { glob: a.glob } : {}),
+        ...(a.cursor ? { cursor: a.cursor } : {}),
+        limit: a.maxResults ?? 20,
+        // Ask-before-read folders are not searched: their text reaches a client only through a read the person allowed.
+        skipFolder: (root) => reads.asks(root),
+      });
+      const lines = page.hits.map((h) => `${h.uri} (score ${h.score})\n  ${h.line}: ${h.snippet}`);
+      const notes = [
+        page.nextCursor ? `More results: call search_resources again with cursor "${page.nextCursor}" (and the same query).` : '',
+        page.pending > 0 ? `The index is still being built (${page.indexed.toLocaleString('en')} files indexed, ${page.pending.toLocaleString('en')} to go): results may be incomplete.` : '',
+        asked.length > 0 ? `Not searched (these folders ask before each read; read their files one by one): ${asked.join(', ')}` : '',
+      ].filter(Boolean);
       const text =
-        matches.length === 0
-          ? `No match for "${a.query}" in ${files} file(s).${skipped}`
-          : `${matches.length} match(es)${truncated ? ' (stopped early; narrow the search)' : ''}, as URI:line: snippet:\n${matches.map((m) => `${m.uri}:${m.line}: ${m.snippet}`).join('\n')}${skipped}`;
-      return { content: [{ type: 'text', text }], structuredContent: { matches, truncated, filesSearched: files, ...(asked.size > 0 ? { notSearched: [...asked] } : {}) } };
+        page.hits.length === 0
+          ? `No file matches "${a.query}".${notes.length ? `\n${notes.join('\n')}` : ''}`
+          : `${page.hits.length} result(s) for "${a.query}", best first (URI to read, score; line: snippet):\n${lines.join('\n')}${notes.length ? `\n${notes.join('\n')}` : ''}`;
+      return {
+        content: [{ type: 'text', text }],
+        structuredContent: {
+          results: page.hits,
+          ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+          indexing: page.pending > 0,
+          ...(asked.length > 0 ? { notSearched: asked } : {}),
+        },
+      };
     }
     default:
       throw ShelfError.invalidParams(`Unknown tool: ${name}`);

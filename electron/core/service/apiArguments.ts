@@ -99,6 +99,13 @@ export const API_ARGUMENTS = {
   clearHistory: none,
   pendingAsks: none,
   answerAsk: z.tuple([z.number().int().positive(), z.enum(['once', 'client', 'deny'])]),
+  searchContent: z.tuple([
+    z.string().min(1, 'a query is required').max(1000),
+    z
+      .object({ folder: z.string().min(1).max(4096).nullish(), cursor: z.string().max(100).nullish(), limit: z.number().int().min(1).max(100).nullish() })
+      .strict()
+      .nullish(),
+  ]),
 } satisfies Record<ShelfMethodName, z.ZodType<unknown[]>>;
 
 /** What a method's arguments are called in error messages. */

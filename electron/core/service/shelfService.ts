@@ -18,6 +18,7 @@ import type {
   HostInfo,
   ReadPreview,
   ResourcePage,
+  SearchResults,
   ServerStatus,
   Settings,
   SettingsPatch,
@@ -35,6 +36,7 @@ import { installClientConfig } from '../clientSetup/clientConfigFile.js';
 import { DocumentText } from '../documents/documentText.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
+import { SearchIndex } from '../search/searchIndex.js';
 import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
 import { VERSION } from '../version.js';
@@ -63,6 +65,8 @@ export interface ServiceOptions {
   bridge: (socketPath: string) => BridgeCommand;
   pickFolders?: () => Promise<string[] | null>;
   log?: (message: string) => void;
+  /** Full-text index for this run (the command line); otherwise settings decide. */
+  searchIndex?: boolean;
   /**
    * The built document-text worker (extract-worker.js beside the host's
    * bundle). Without it, documents are served as files only.
@@ -91,6 +95,7 @@ export class ShelfService implements ShelfMethods {
   readonly traffic: TrafficLog;
   readonly history: HistoryStore;
   private readonly documents: DocumentText | null;
+  readonly search: SearchIndex | null;
   private readonly gate: AskGate;
   private readonly folders: FolderRegistry;
   private readonly endpoints: Endpoints;
@@ -129,7 +134,10 @@ export class ShelfService implements ShelfMethods {
       changed: () => this.foldersChanged(),
       asksChanged: (folder, asks) => this.gate.folderChanged(folder, asks),
     });
+    // Built in the background from the folders' first index on; serving never waits for it.
+    this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library) : null;
     const reads = new ClientReads(this.library, {
+      search: this.search,
       history,
       gate: this.gate,
       asks: (root) => this.folders.asks(root),
@@ -323,6 +331,7 @@ export class ShelfService implements ShelfMethods {
       folders: published.length,
       files: published.reduce((n, f) => n + f.fileCount, 0),
       traffic: { entries: this.traffic.size, bytes: this.traffic.byteSize, maxEntries: this.settings.log.maxEntries, maxBytes: this.settings.log.maxBytes },
+      search: this.search ? { indexed: this.search.indexed, pending: this.search.pending } : null,
     };
   }
 
@@ -418,6 +427,23 @@ export class ShelfService implements ShelfMethods {
     await this.history.clear();
   }
 
+  async searchContent(query: string, options: { folder?: string | null; cursor?: string | null; limit?: number | null } | null): Promise<SearchResults> {
+    const search = this.search;
+    if (!search) throw new Error('Full-text search is off (the searchIndex setting)');
+    const folder = options?.folder ? path.resolve(options.folder) : null;
+    const notSearched = this.library
+      .list()
+      .map((f) => f.root)
+      .filter((root) => this.folders.asks(root));
+    const page = await search.search(query, {
+      ...(folder ? { folder: (root: string) => root === folder } : {}),
+      ...(options?.cursor ? { cursor: options.cursor } : {}),
+      limit: options?.limit ?? 50,
+      skipFolder: (root) => this.folders.asks(root),
+    });
+    return { ...page, notSearched };
+  }
+
   async pendingAsks(): Promise<AccessAsk[]> {
     return this.gate.pending();
   }
@@ -433,6 +459,7 @@ export class ShelfService implements ShelfMethods {
     this.gate.close();
     for (const u of this.unsubscribers.splice(0)) u();
     await this.endpoints.close(() => this.hub.closeAll());
+    this.search?.close();
     await this.library.close();
     await this.documents?.close();
     await this.history.close();

@@ -34,6 +34,8 @@ export const SettingsSchema = z.object({
     .prefault({}),
   /** Offer read-only tools mirroring the resources, for tool-only clients. */
   tools: z.boolean().default(true),
+  /** A full-text index of the published text, for search. */
+  searchIndex: z.boolean().default(true),
   log: z
     .object({
       maxEntries: z.number().int().min(100).max(1_000_000).default(10_000),

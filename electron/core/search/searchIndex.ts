@@ -1,0 +1,232 @@
+import MiniSearch from 'minisearch';
+import picomatch from 'picomatch';
+
+import { documentKind, textUriOf } from '../documents/documentKinds.js';
+import type { Library } from '../library/library.js';
+import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
+import { hasPhrases, indexQuery, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
+
+/**
+ * Ranked full-text search over the published text: text files and the text
+ * of documents (PDF, Office). MiniSearch (BM25+, pure JavaScript, so it runs
+ * the same in Node and Electron) holds the terms, not the text; the index
+ * follows the library's changes file by file, and builds in slices of a few
+ * milliseconds so serving never waits for it.
+ */
+
+export interface SearchHit {
+  /** What to read: the file, or for a document its text (`?as=text`). */
+  uri: string;
+  /** The file's URI (the same as uri for a text file). */
+  fileUri: string;
+  folder: string;
+  path: string;
+  score: number;
+  line: number;
+  snippet: string;
+}
+
+export interface SearchPage {
+  hits: SearchHit[];
+  /** Ranked matches in all (before phrase checks). */
+  total: number;
+  nextCursor?: string;
+  /** Files still waiting to be indexed (0: the index is complete). */
+  pending: number;
+  indexed: number;
+}
+
+export interface SearchOptions {
+  folder?: (root: string) => boolean;
+  glob?: string;
+  limit?: number;
+  cursor?: string;
+  /** Folders whose files must not be searched (ask-before-read). */
+  skipFolder?: (root: string) => boolean;
+}
+
+interface Doc {
+  id: string;
+  name: string;
+  text: string;
+}
+
+interface Stored {
+  folderId: number;
+  rel: string;
+}
+
+/** Files over this are not indexed (logs and data dumps; they can still be read). */
+export const MAX_INDEXED_BYTES = 2 * 1024 * 1024;
+/** Work per slice before the event loop gets a turn. */
+const SLICE_MS = 8;
+/** A page of hits at most; phrase checks look at most this many ranked matches per page. */
+const MAX_LIMIT = 100;
+const MAX_CHECKED = 1000;
+
+const key = (folderId: number, rel: string) => `${folderId}\u0000${rel}`;
+
+export class SearchIndex {
+  private readonly mini = new MiniSearch<Doc>({
+    fields: ['name', 'text'],
+    storeFields: [],
+    // Tokens over 64 characters (hashes, base64) are not words anyone searches for.
+    processTerm: (term) => (term.length > 64 ? null : term.toLowerCase()),
+    searchOptions: { boost: { name: 2 }, combineWith: 'AND' },
+  });
+  /** Indexed documents by id (folder id + path), for results and removal. */
+  private readonly docs = new Map<string, Stored>();
+  /** Files waiting to be (re)indexed, in order; a set, so a file changed twice is indexed once. */
+  private readonly queue = new Set<string>();
+  private working = false;
+  private stopped = false;
+  private readonly unsubscribe: () => void;
+  /** Called when a slice ends and the queue is empty (tests, the bench). */
+  idle: (() => void) | null = null;
+
+  constructor(private readonly library: Library) {
+    this.unsubscribe = library.subscribe({
+      filesChanged: (folder, change) => this.changed(folder, change),
+      folderRemoved: (folder) => this.dropFolder(folder.id),
+    });
+    for (const f of library.list()) for (const rel of f.sortedPaths()) this.queue.add(key(f.id, rel));
+    this.schedule();
+  }
+
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  get indexed(): number {
+    return this.docs.size;
+  }
+
+  /** Resolves once nothing waits to be indexed. */
+  whenIdle(): Promise<void> {
+    if (this.queue.size === 0 && !this.working) return Promise.resolve();
+    return new Promise((resolve) => {
+      const previous = this.idle;
+      this.idle = () => {
+        previous?.();
+        resolve();
+      };
+    });
+  }
+
+  private changed(folder: PublishedFolder, change: FolderChange): void {
+    for (const rel of change.removed) this.drop(key(folder.id, rel));
+    for (const rel of [...change.added, ...change.changed]) this.queue.add(key(folder.id, rel));
+    this.schedule();
+  }
+
+  private drop(id: string): void {
+    this.queue.delete(id);
+    if (this.docs.delete(id)) this.mini.discard(id);
+  }
+
+  private dropFolder(folderId: number): void {
+    const prefix = `${folderId}\u0000`;
+    for (const id of [...this.queue]) if (id.startsWith(prefix)) this.queue.delete(id);
+    for (const [id, d] of [...this.docs]) if (d.folderId === folderId) this.drop(id);
+  }
+
+  private schedule(): void {
+    if (this.working || this.stopped || this.queue.size === 0) return;
+    this.working = true;
+    setImmediate(() => void this.slice());
+  }
+
+  /** Indexes queued files for about SLICE_MS, then yields. */
+  private async slice(): Promise<void> {
+    const until = performance.now() + SLICE_MS;
+    try {
+      while (!this.stopped && performance.now() < until) {
+        const next = this.queue.values().next();
+        if (next.done) break;
+        this.queue.delete(next.value);
+        await this.indexOne(next.value);
+      }
+    } finally {
+      this.working = false;
+    }
+    if (this.queue.size > 0) this.schedule();
+    else {
+      const idle = this.idle;
+      this.idle = null;
+      idle?.();
+    }
+  }
+
+  private async indexOne(id: string): Promise<void> {
+    const [folderIdText, rel] = id.split('\u0000') as [string, string];
+    const folder = this.library.list().find((f) => f.id === Number(folderIdText));
+    const entry = folder?.get(rel);
+    if (!folder || !entry) return this.drop(id);
+    const fileUri = folder.uriOf(rel);
+    const document = documentKind(rel) !== null;
+    if (!document && entry.size > MAX_INDEXED_BYTES) return this.drop(id);
+    let text: string;
+    try {
+      // Not through the reply cache: a walk over every file must not push out what clients read.
+      const read = await this.library.read(document ? textUriOf(fileUri) : fileUri, { cache: false });
+      if (!('text' in read.contents)) return this.drop(id);
+      text = read.contents.text;
+    } catch {
+      return this.drop(id); // gone, unreadable, or a document without text
+    }
+    if (this.docs.has(id)) this.mini.discard(id);
+    this.mini.add({ id, name: rel.replace(/[/\\._-]+/g, ' '), text });
+    this.docs.set(id, { folderId: folder.id, rel });
+  }
+
+  /**
+   * Ranked hits, best first, a page at a time. A phrase's words are found by
+   * the index and the phrase itself checked in the file's text, which also
+   * gives the snippet.
+   */
+  async search(input: string, options: SearchOptions = {}): Promise<SearchPage> {
+    const q: ParsedQuery = parseQuery(input);
+    const limit = Math.max(1, Math.min(options.limit ?? 20, MAX_LIMIT));
+    const offset = options.cursor ? Math.max(0, Number.parseInt(Buffer.from(options.cursor, 'base64url').toString('utf8'), 10) || 0) : 0;
+    const status = { pending: this.queue.size, indexed: this.docs.size };
+    if (q.terms.length === 0) return { hits: [], total: 0, ...status };
+    const glob = options.glob ? picomatch(options.glob, { dot: true, basename: !options.glob.includes('/') }) : null;
+    const folders = new Map(this.library.list().map((f) => [f.id, f]));
+    const ranked = this.mini.search(indexQuery(q), {
+      filter: (r) => {
+        const d = this.docs.get(r.id as string);
+        const f = d ? folders.get(d.folderId) : undefined;
+        if (!d || !f) return false;
+        if (options.folder && !options.folder(f.root)) return false;
+        if (options.skipFolder?.(f.root)) return false;
+        return !glob || glob(d.rel);
+      },
+    });
+    const hits: SearchHit[] = [];
+    let i = offset;
+    for (let checked = 0; i < ranked.length && hits.length < limit && checked < MAX_CHECKED; i++, checked++) {
+      const r = ranked[i] as (typeof ranked)[number];
+      const d = this.docs.get(r.id as string) as Stored;
+      const folder = folders.get(d.folderId) as PublishedFolder;
+      const fileUri = folder.uriOf(d.rel);
+      const uri = documentKind(d.rel) ? textUriOf(fileUri) : fileUri;
+      let text: string;
+      try {
+        const read = await this.library.read(uri, { cache: false });
+        text = 'text' in read.contents ? read.contents.text : '';
+      } catch {
+        continue; // gone since it was indexed
+      }
+      if (!hasPhrases(text, q.phrases)) continue;
+      const where = snippetOf(text, q) ?? { line: 1, snippet: '' };
+      hits.push({ uri, fileUri, folder: folder.root, path: d.rel, score: Math.round(r.score * 100) / 100, ...where });
+    }
+    return { hits, total: ranked.length, ...(i < ranked.length ? { nextCursor: Buffer.from(String(i)).toString('base64url') } : {}), ...status };
+  }
+
+  close(): void {
+    this.stopped = true;
+    this.unsubscribe();
+    this.queue.clear();
+  }
+}

@@ -1,0 +1,80 @@
+import type { Query } from 'minisearch';
+
+/**
+ * A search as people type it: words (all must match), `prefix*` words, and
+ * "quoted phrases" (their words must match, next to each other).
+ */
+export interface ParsedQuery {
+  words: string[];
+  prefixes: string[];
+  phrases: string[];
+  /** Every term, lowercased, for highlighting. */
+  terms: string[];
+}
+
+/** Query terms are words as the index tokenizes them: letters and digits. */
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+export function parseQuery(input: string): ParsedQuery {
+  const phrases: string[] = [];
+  const rest = input.replace(/"([^"]*)"/g, (_, phrase: string) => {
+    if (phrase.trim()) phrases.push(phrase.trim().toLowerCase());
+    return ' ';
+  });
+  const words: string[] = [];
+  const prefixes: string[] = [];
+  for (const raw of rest.split(/\s+/)) {
+    if (!raw) continue;
+    const starred = raw.endsWith('*');
+    for (const w of raw.toLowerCase().match(WORD) ?? []) (starred ? prefixes : words).push(w);
+  }
+  for (const p of phrases) words.push(...(p.match(WORD) ?? []));
+  return { words, prefixes, phrases, terms: [...new Set([...words, ...prefixes])] };
+}
+
+/** The MiniSearch query: every word, and every prefix as a prefix, must match. */
+export function indexQuery(q: ParsedQuery): Query {
+  return {
+    combineWith: 'AND',
+    queries: [...q.words, ...q.prefixes.map((p) => ({ queries: [p], prefix: true }))],
+  };
+}
+
+/** Whether `text` holds every phrase (case-insensitive, any run of spaces between words). */
+export function hasPhrases(text: string, phrases: readonly string[]): boolean {
+  if (phrases.length === 0) return true;
+  const lower = text.toLowerCase().replace(/\s+/g, ' ');
+  return phrases.every((p) => lower.includes(p.replace(/\s+/g, ' ')));
+}
+
+const SNIPPET_CHARS = 160;
+
+/**
+ * The line where the query matches best (a phrase, else the most terms),
+ * its number, and a snippet around the match with every term marked
+ * **like this**.
+ */
+export function snippetOf(text: string, q: ParsedQuery): { line: number; snippet: string } | null {
+  const lines = text.split(/\r?\n/);
+  let best = -1;
+  let bestScore = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const lower = (lines[i] as string).toLowerCase();
+    let score = 0;
+    for (const p of q.phrases) if (lower.includes(p)) score += 10;
+    for (const t of q.terms) if (lower.includes(t)) score += 1;
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  if (best < 0) return null;
+  const line = lines[best] as string;
+  const lower = line.toLowerCase();
+  const first = Math.min(...q.terms.map((t) => lower.indexOf(t)).filter((i) => i >= 0));
+  const from = Math.max(0, first - Math.floor(SNIPPET_CHARS / 3));
+  let cut = line.slice(from, from + SNIPPET_CHARS);
+  const terms = [...q.terms].sort((a, b) => b.length - a.length).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (terms.length > 0) cut = cut.replace(new RegExp(`(${terms.join('|')})[\\p{L}\\p{N}_]*`, 'giu'), '**$&**');
+  return { line: best + 1, snippet: `${from > 0 ? '…' : ''}${cut.trim()}${from + SNIPPET_CHARS < line.length ? '…' : ''}` };
+}
