@@ -143,10 +143,13 @@ describe('ask before read', () => {
     it('search leaves ask-before-read folders out and says so', async () => {
       const v1 = await connectSdkClient(shelf.socketPath, 'searcher');
       try {
-        const res = await v1.callTool({ name: 'search_resources', arguments: { query: 'e' } });
-        const s = res.structuredContent as { matches: Array<{ uri: string }>; notSearched: string[] };
-        expect(s.notSearched).toEqual([asked]);
-        expect(s.matches.every((m) => m.uri.startsWith(uriOf(open, '')))).toBe(true);
+        // "hello" is in the open folder; "notes" only in the asking one.
+        const found = async (query: string) => (await v1.callTool({ name: 'search_resources', arguments: { query } })).structuredContent as { results: Array<{ uri: string }>; notSearched: string[]; indexing: boolean };
+        await eventually(async () => !(await found('hello')).indexing, 10_000, 'the index');
+        expect((await found('hello')).results.map((r) => r.uri)).toEqual([uriOf(open, 'public.md')]);
+        const hidden = await found('notes');
+        expect(hidden.notSearched).toEqual([asked]);
+        expect(hidden.results).toEqual([]);
         expect(await api.call('pendingAsks')).toEqual([]);
       } finally {
         await v1.close();

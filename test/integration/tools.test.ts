@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeTree, uriOf } from '../support/fixtures.js';
+import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
 
 describe('read-only tools that mirror the resources', () => {
@@ -91,28 +91,38 @@ describe('read-only tools that mirror the resources', () => {
     expect(await call('read_resource', {})).toMatchObject({ isError: true, structuredContent: { error: { code: -32602 } } });
   });
 
-  it('search_resources: file, line and snippet; bounded; never in hidden or oversized files', async () => {
+  it('search_resources: ranked files with line and snippet; pages with a cursor; never hidden or oversized files', async () => {
+    type Found = { results: Array<{ uri: string; path: string; line: number; snippet: string; score: number }>; nextCursor?: string; indexing: boolean };
+    const find = async (args: Record<string, unknown>) => (await call('search_resources', args)).structuredContent as Found;
+    await eventually(async () => !(await find({ query: 'needle' })).indexing, 20_000, 'the index');
     const res = await call('search_resources', { query: 'NEEDLE', glob: '{notes,src}/**' });
-    const found = res.structuredContent as { matches: Array<{ uri: string; name: string; line: number; snippet: string }>; truncated: boolean };
-    expect(found.matches).toEqual([
-      { uri: uriOf(root, 'notes/todo.md'), name: 'notes/todo.md', line: 3, snippet: '- find the needle here' },
-      { uri: uriOf(root, 'src/app.ts'), name: 'src/app.ts', line: 1, snippet: 'export const NEEDLE = 1;' },
+    const found = res.structuredContent as Found;
+    expect(found.results.map(({ uri, path, line, snippet }) => ({ uri, path, line, snippet })).sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { uri: uriOf(root, 'notes/todo.md'), path: 'notes/todo.md', line: 3, snippet: '- find the **needle** here' },
+      { uri: uriOf(root, 'src/app.ts'), path: 'src/app.ts', line: 1, snippet: 'export const **NEEDLE** = 1;' },
     ]);
-    expect(found.truncated).toBe(false);
-    // The text names each match by its full URI: names alone are ambiguous across folders.
-    expect((res.content[0] as { text: string }).text).toContain(`${uriOf(root, 'src/app.ts')}:1: export const NEEDLE = 1;`);
-    const sensitive = (await call('search_resources', { query: 'NEEDLE', caseSensitive: true })).structuredContent as { matches: unknown[] };
-    expect(sensitive.matches).toHaveLength(1);
-    const bounded = (await call('search_resources', { query: 'needle', maxResults: 7 })).structuredContent as { matches: Array<{ name: string }>; truncated: boolean };
-    expect(bounded.matches).toHaveLength(7);
-    expect(bounded.truncated).toBe(true);
-    const all = (await call('search_resources', { query: 'needle', maxResults: 200, folder: other })).structuredContent as { matches: Array<{ name: string }> };
-    expect(all.matches.map((m) => m.name)).toEqual(['other.txt']);
-    const secret = (await call('search_resources', { query: 'secret' })).structuredContent as { matches: unknown[] };
-    expect(secret.matches).toEqual([]); // .env holds it, and .env is never published
+    expect(found.results[0]!.score).toBeGreaterThanOrEqual(found.results[1]!.score);
+    // The text names each file by its full URI: names alone are ambiguous across folders.
+    expect((res.content[0] as { text: string }).text).toContain(`${uriOf(root, 'src/app.ts')} (score`);
+    // Pages of at most maxResults, each file once, to the end.
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await find({ query: 'needle', maxResults: 100, ...(cursor ? { cursor } : {}) });
+      expect(page.results.length).toBeLessThanOrEqual(100);
+      for (const r of page.results) seen.add(r.uri);
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(seen.size).toBe(1200 + 3);
+    expect(pages).toBe(13);
+    expect((await find({ query: 'needle', folder: other })).results.map((r) => r.path)).toEqual(['other.txt']);
+    expect((await find({ query: 'secret' })).results).toEqual([]); // .env holds it, and .env is never published
+    expect((await find({ query: 'needle', glob: 'big.txt' })).results).toEqual([]); // over --max-read-bytes: not readable, not indexed
     expect((await call('search_resources', { query: '' })).isError).toBe(true);
     expect((await call('search_resources', { query: 'x', maxResults: 5000 })).isError).toBe(true);
-  });
+  }, 60_000);
 });
 
 describe('list_resources pages a large folder by position', () => {

@@ -1,0 +1,162 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { EXTRACT_WORKER } from '../../electron/cli/headless.js';
+import { DocumentText } from '../../electron/core/documents/documentText.js';
+import { ErrorCodes } from '../../shared/errorCodes.js';
+import { corruptPdf, docx, docxBomb, encryptedPdf, pdfWithoutText, pdfWithText, pptx, xlsx } from '../support/documents.js';
+import { eventually, makeTree, uriOf } from '../support/fixtures.js';
+import { RawClient } from '../support/rawClient.js';
+import { CLI, connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
+
+/**
+ * Documents a model can read: real PDFs, Word, Excel and PowerPoint files
+ * made by the ecosystem's writers, extracted in the built worker; hostile
+ * ones (encrypted, corrupt, a zip bomb, one too slow, one too big for the
+ * worker's heap) get a clear reason and never stall serving.
+ */
+
+const failure = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`);
+
+describe('document text in the worker', () => {
+  const docs = new DocumentText({ workerFile: EXTRACT_WORKER, timeoutMs: 20_000 });
+  afterAll(() => docs.close());
+  const extract = (kind: 'pdf' | 'docx' | 'xlsx' | 'pptx', bytes: Uint8Array, d = docs) => d.text(`file:///x.${kind}?as=text`, `${kind}-${Math.random()}`, kind, async () => bytes);
+
+  it('extracts PDF pages, Word text, every sheet and every slide, with their parts marked', async () => {
+    const pdf = await extract('pdf', await pdfWithText(['First page about otters', 'Second page about beavers']));
+    expect(pdf).toEqual({ parts: 2, text: '--- Page 1 ---\nFirst page about otters\n\n--- Page 2 ---\nSecond page about beavers\n' });
+    const word = await extract('docx', await docx(['Minutes of the meeting', 'The budget was approved.']));
+    expect(word.text).toBe('--- Document 1 ---\nMinutes of the meeting\n\nThe budget was approved.\n');
+    const sheet = await extract('xlsx', await xlsx([{ name: 'Totals', rows: [['year', 'total'], [2025, 1234]] }, { name: 'Notes', rows: [['checked']] }]));
+    expect(sheet.text).toBe('--- Sheet: Totals ---\nyear\ttotal\n2025\t1234\n\n--- Sheet: Notes ---\nchecked\n');
+    const deck = await extract('pptx', await pptx([['Roadmap', 'Q1: ship it'], ['Thanks']]));
+    expect(deck.text).toBe('--- Slide 1 ---\nRoadmap\nQ1: ship it\n\n--- Slide 2 ---\nThanks\n');
+  });
+
+  it('says why when there is no text: a scan, an encrypted or corrupt PDF, a zip bomb', async () => {
+    expect(await failure(extract('pdf', await pdfWithoutText()))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+    expect(await failure(extract('pdf', await encryptedPdf()))).toBe(`${ErrorCodes.documentTextUnavailable}:encrypted`);
+    expect(await failure(extract('pdf', corruptPdf()))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
+    const bomb = docxBomb();
+    const started = Date.now();
+    expect(await failure(extract('docx', bomb))).toBe(`${ErrorCodes.documentTextUnavailable}:too-large`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await failure(extract('docx', Buffer.from('PK\u0003\u0004 not really a zip')))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
+  });
+
+  it('a document that takes too long or needs too much memory stops the worker, and the next one works', async () => {
+    const pages = Array.from({ length: 400 }, (_, i) => `Page ${i} ${'lorem ipsum dolor sit amet '.repeat(20)}`);
+    const big = await pdfWithText(pages);
+    const slow = new DocumentText({ workerFile: EXTRACT_WORKER, timeoutMs: 50 });
+    try {
+      expect(await failure(extract('pdf', big, slow))).toBe(`${ErrorCodes.documentTextUnavailable}:timeout`);
+    } finally {
+      await slow.close();
+    }
+    const small = new DocumentText({ workerFile: EXTRACT_WORKER, memoryMb: 4 });
+    try {
+      expect(await failure(extract('pdf', big, small))).toBe(`${ErrorCodes.documentTextUnavailable}:too-large`);
+    } finally {
+      await small.close();
+    }
+    // The shared one is untouched, and a document is extracted once per version.
+    const before = docs.extractions;
+    const bytes = await pdfWithText(['cached']);
+    await docs.text('file:///c.pdf?as=text', 'same-version', 'pdf', async () => bytes);
+    await docs.text('file:///c.pdf?as=text', 'same-version', 'pdf', async () => bytes);
+    expect(docs.extractions - before).toBe(1);
+  }, 60_000);
+});
+
+describe('documents and search through the real CLI', () => {
+  let root: string;
+  let shelf: ShelfProcess;
+
+  beforeAll(async () => {
+    root = await makeTree({
+      'reports/q3.pdf': await pdfWithText(['Quarterly revenue grew in the northern region', 'Outlook: steady']),
+      'reports/scan.pdf': await pdfWithoutText(),
+      'minutes.docx': await docx(['Minutes', 'The committee approved the otter sanctuary budget.']),
+      'budget.xlsx': await xlsx([{ name: 'Budget', rows: [['item', 'cost'], ['sanctuary fence', 5000]] }]),
+      'deck.pptx': await pptx([['Otters of the river'], ['Questions?']]),
+      'notes/otters.md': '# Otters\n\nOtters hold hands while they sleep. Otters otters otters.\n',
+      'notes/rivers.md': '# Rivers\n\nThe river runs north. An otter was seen once.\n',
+      'notes/unrelated.md': '# Shopping\n\nmilk, eggs, bread\n',
+      'bomb.docx': docxBomb(),
+    });
+    shelf = await startShelf([root]);
+  }, 60_000);
+  afterAll(async () => {
+    await shelf?.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const search = async (client: Awaited<ReturnType<typeof connectSdkClient>>, query: string) => {
+    const r = await client.callTool({ name: 'search_resources', arguments: { query } });
+    return r.structuredContent as { results: Array<{ uri: string; path: string; line: number; snippet: string; score: number }>; nextCursor?: string; indexing: boolean };
+  };
+
+  it('lists each document with its text next to it, and a 2026-07-28 client reads it; the PDF itself stays a blob', async () => {
+    const c = new V2Client({ name: 'modern', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await c.connect(new V2Stdio({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath], stderr: 'pipe' }));
+    try {
+      const listed = (await c.request({ method: 'resources/list', params: {} })) as { resources: Array<{ uri: string; name: string; mimeType: string }> };
+      const names = listed.resources.map((r) => r.name);
+      expect(names.slice(names.indexOf('reports/q3.pdf'), names.indexOf('reports/q3.pdf') + 2)).toEqual(['reports/q3.pdf', 'reports/q3.pdf (text)']);
+      expect(listed.resources.find((r) => r.name === 'deck.pptx (text)')).toMatchObject({ uri: `${uriOf(root, 'deck.pptx')}?as=text`, mimeType: 'text/plain' });
+      expect(names).not.toContain('notes/otters.md (text)');
+      const text = await c.readResource({ uri: `${uriOf(root, 'reports/q3.pdf')}?as=text` });
+      expect(text.contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringContaining('--- Page 2 ---\nOutlook: steady') });
+      const pdf = await c.readResource({ uri: uriOf(root, 'reports/q3.pdf') });
+      expect(pdf.contents[0]).toMatchObject({ mimeType: 'application/pdf', blob: expect.any(String) });
+      const scan = await failure(c.readResource({ uri: `${uriOf(root, 'reports/scan.pdf')}?as=text` }));
+      expect(scan).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+      expect(await failure(c.readResource({ uri: `${uriOf(root, 'notes/otters.md')}?as=text` }))).toBe(`${ErrorCodes.resourceNotFound}:undefined`);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a zip bomb is refused while a bystander is served at once', async () => {
+    const bystander = await RawClient.initialized(shelf.socketPath);
+    const attacker = await RawClient.initialized(shelf.socketPath);
+    try {
+      const bomb = attacker.request('resources/read', { uri: `${uriOf(root, 'bomb.docx')}?as=text` });
+      const t = performance.now();
+      expect((await bystander.request('resources/read', { uri: uriOf(root, 'notes/rivers.md') })).result).toBeDefined();
+      expect(performance.now() - t).toBeLessThan(500);
+      expect((await bomb).error).toMatchObject({ code: ErrorCodes.documentTextUnavailable, data: { reason: 'too-large' } });
+    } finally {
+      bystander.close();
+      attacker.close();
+    }
+  });
+
+  it('search ranks the right file first, finds document text, phrases and prefixes, and follows edits', async () => {
+    const client = await connectSdkClient(shelf.socketPath, 'searcher');
+    try {
+      await eventually(async () => !(await search(client, 'otter')).indexing, 20_000, 'the index');
+      const otters = await search(client, 'otters');
+      expect(otters.results[0]?.path).toBe('notes/otters.md');
+      expect(otters.results[0]?.snippet).toContain('**Otters**');
+      expect((await search(client, 'quarterly revenue')).results.map((r) => r.uri)).toEqual([`${uriOf(root, 'reports/q3.pdf')}?as=text`]);
+      expect((await search(client, 'sanctuary')).results.map((r) => r.path).sort()).toEqual(['budget.xlsx', 'minutes.docx']);
+      expect((await search(client, '"otter sanctuary"')).results.map((r) => r.path)).toEqual(['minutes.docx']);
+      expect((await search(client, 'sanct*')).results).toHaveLength(2);
+      expect((await search(client, 'river')).results.map((r) => r.path)).toContain('deck.pptx');
+
+      await writeFile(path.join(root, 'notes/unrelated.md'), '# Shopping\n\nflamingo feathers\n');
+      await eventually(async () => (await search(client, 'flamingo')).results.length === 1, 5000, 'the edit to be searchable');
+      expect((await search(client, 'eggs')).results).toEqual([]);
+      const r = await client.callTool({ name: 'search_resources', arguments: { query: 'flamingo' } });
+      expect((r.content as Array<{ text: string }>)[0]?.text).toContain(`${uriOf(root, 'notes/unrelated.md')} (score`);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
