@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 
-import type { ShelfApi } from '../../shared/shelfApi';
+import type { SearchHit, ShelfApi } from '../../shared/shelfApi';
 import { AskPrompt } from './access/AskPrompt';
 import { HistoryPanel } from './access/HistoryPanel';
 import { useAccess } from './access/useAccess';
@@ -17,6 +17,7 @@ import { useFolderActions } from './folders/useFolderActions';
 import { Preview } from './preview/Preview';
 import { useSelection } from './preview/useSelection';
 import { ResourceTree } from './resources/ResourceTree';
+import { SearchPanel } from './search/SearchPanel';
 import { TrafficPanel } from './traffic/TrafficPanel';
 import { useTraffic } from './traffic/useTraffic';
 import { Toasts } from './ui/Toasts';
@@ -38,12 +39,15 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const [tab, setTab] = useState<Tab>('preview');
   /** The file whose history the History tab shows (null: all). */
   const [historyUri, setHistoryUri] = useState<string | null>(null);
+  /** A search result being shown: the preview goes to its line. */
+  const [focus, setFocus] = useState<{ uri: string; line: number; inText: boolean } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const onTabKey = useShortcuts(tab, setTab, filterRef);
 
   const select = useCallback(
     (r: Parameters<typeof selectFile>[0]) => {
       selectFile(r);
+      setFocus(null);
       setTab('preview');
     },
     [selectFile],
@@ -68,6 +72,22 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     },
     [resources, select, notify],
   );
+  const openHit = useCallback(
+    (hit: SearchHit) => {
+      for (const list of resources.values()) {
+        const found = list.find((r) => r.uri === hit.fileUri);
+        if (found) {
+          selectFile(found);
+          setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri });
+          setTab('preview');
+          return;
+        }
+      }
+      notify('warning', 'That file is no longer published.');
+    },
+    [resources, selectFile, notify],
+  );
+  const readText = useCallback((uri: string) => api.readResource(uri), [api]);
   const showHistory = useCallback((uri: string | null) => {
     setHistoryUri(uri);
     setTab('history');
@@ -182,7 +202,9 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                 {tab === 'preview' &&
                   (selected ? (
                     <Preview
-                      key={selected.uri}
+                      key={`${selected.uri}:${focus?.line ?? ''}`}
+                      readText={readText}
+                      focus={focus?.uri === selected.uri ? focus : undefined}
                       resource={selected}
                       preview={preview}
                       loading={reading}
@@ -196,6 +218,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     </div>
                   ))}
                 {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} />}
+                {tab === 'search' && folders && <SearchPanel api={api} folders={folders} onOpen={openHit} fail={fail} indexing={status?.search ?? null} />}
                 {tab === 'history' && folders && (
                   <HistoryPanel
                     api={api}

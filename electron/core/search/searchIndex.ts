@@ -83,6 +83,8 @@ export class SearchIndex {
   private readonly unsubscribe: () => void;
   /** Called when a slice ends and the queue is empty (tests, the bench). */
   idle: (() => void) | null = null;
+  /** Called after each slice (the window shows the progress). */
+  progress: (() => void) | null = null;
 
   constructor(private readonly library: Library) {
     this.unsubscribe = library.subscribe({
@@ -149,6 +151,7 @@ export class SearchIndex {
     } finally {
       this.working = false;
     }
+    this.progress?.();
     if (this.queue.size > 0) this.schedule();
     else {
       const idle = this.idle;

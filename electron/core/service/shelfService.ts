@@ -109,6 +109,7 @@ export class ShelfService implements ShelfMethods {
   private windows = 0;
   private accessBatch: AccessEntry[] = [];
   private accessTimer: NodeJS.Timeout | null = null;
+  private statusTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -136,6 +137,7 @@ export class ShelfService implements ShelfMethods {
     });
     // Built in the background from the folders' first index on; serving never waits for it.
     this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library) : null;
+    if (this.search) this.search.progress = () => this.statusSoon();
     const reads = new ClientReads(this.library, {
       search: this.search,
       history,
@@ -261,6 +263,15 @@ export class ShelfService implements ShelfMethods {
       this.accessBatch = [];
       this.emit('access', batch);
     }, ACCESS_EVENT_MS);
+  }
+
+  /** Status at most twice a second while something moves (the index filling). */
+  private statusSoon(): void {
+    if (this.statusTimer || !this.listeners.get('status')?.size) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = null;
+      void this.getStatus().then((s) => this.emit('status', s));
+    }, 500);
   }
 
   private foldersChanged(): void {
@@ -456,6 +467,7 @@ export class ShelfService implements ShelfMethods {
   async close(): Promise<void> {
     if (this.folderTimer) clearTimeout(this.folderTimer);
     if (this.accessTimer) clearTimeout(this.accessTimer);
+    if (this.statusTimer) clearTimeout(this.statusTimer);
     this.gate.close();
     for (const u of this.unsubscribers.splice(0)) u();
     await this.endpoints.close(() => this.hub.closeAll());

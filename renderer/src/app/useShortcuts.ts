@@ -1,8 +1,9 @@
 import { type KeyboardEvent, type RefObject, useCallback, useEffect } from 'react';
 
-export type Tab = 'preview' | 'traffic' | 'history' | 'clients' | 'connect';
+export type Tab = 'preview' | 'search' | 'traffic' | 'history' | 'clients' | 'connect';
 export const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'preview', label: 'Preview' },
+  { id: 'search', label: 'Search' },
   { id: 'traffic', label: 'Traffic' },
   { id: 'history', label: 'History' },
   { id: 'clients', label: 'Clients' },
@@ -10,7 +11,7 @@ export const TABS: Array<{ id: Tab; label: string }> = [
 ];
 
 /**
- * Window-wide keys: / focuses the file filter, Ctrl/Cmd+1…5 switch panels;
+ * Window-wide keys: / focuses the file filter, Ctrl/Cmd+1…6 switch panels;
  * and ←/→ on the tab list (returned, to put on it).
  */
 export function useShortcuts(tab: Tab, setTab: (t: Tab) => void, filterRef: RefObject<HTMLInputElement | null>): (e: KeyboardEvent) => void {
@@ -20,7 +21,7 @@ export function useShortcuts(tab: Tab, setTab: (t: Tab) => void, filterRef: RefO
       if (e.key === '/' && !typing) {
         e.preventDefault();
         filterRef.current?.focus();
-      } else if ((e.ctrlKey || e.metaKey) && /^[1-5]$/.test(e.key)) {
+      } else if ((e.ctrlKey || e.metaKey) && /^[1-6]$/.test(e.key)) {
         e.preventDefault();
         setTab((TABS[Number(e.key) - 1] as { id: Tab }).id);
       }

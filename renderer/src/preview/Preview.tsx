@@ -9,6 +9,9 @@ import { CodeView } from './CodeView';
 import { HexView } from './HexView';
 import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
 
+/** Files whose text the server extracts (`?as=text`). */
+const DOCUMENT = /\.(pdf|docx|xlsx|pptx)$/i;
+
 /** A blob: URL for media and PDFs, revoked when the preview changes. */
 function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string | null {
   const url = useMemo(() => {
@@ -20,10 +23,11 @@ function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string
 }
 
 /** The body of a preview, by kind: what a person would want to see of what the client got. */
-export function PreviewBody({ preview, name }: { preview: ReadPreview; name: string }) {
+export function PreviewBody({ preview, name, focusLine }: { preview: ReadPreview; name: string; focusLine?: number }) {
   const kind: PreviewKind = previewKind(preview);
   const contents = preview.ok ? (preview.result.contents[0] as ResourceContents) : null;
-  const [markdownRaw, setMarkdownRaw] = useState(false);
+  // A search result's line is shown in the source.
+  const [markdownRaw, setMarkdownRaw] = useState(focusLine !== undefined);
   const blobUrl = useBlobUrl(contents, kind === 'audio' || kind === 'video' || kind === 'pdf');
   const hexBytes = useMemo(
     () => (contents && 'blob' in contents && (kind === 'hex' || kind === 'pdf') ? base64Bytes(contents.blob, 1024 * 1024) : null),
@@ -95,7 +99,7 @@ export function PreviewBody({ preview, name }: { preview: ReadPreview; name: str
             </button>
           </div>
           {markdownRaw ? (
-            <CodeView text={text} language="markdown" />
+            <CodeView text={text} language="markdown" focusLine={focusLine} />
           ) : (
             <article className="markdown" data-testid="markdown-view">
               <Markdown>{text}</Markdown>
@@ -105,7 +109,7 @@ export function PreviewBody({ preview, name }: { preview: ReadPreview; name: str
       );
     }
     default:
-      return <CodeView text={'text' in c ? c.text : ''} language={languageFor(name, c.mimeType)} />;
+      return <CodeView text={'text' in c ? c.text : ''} language={languageFor(name, c.mimeType)} focusLine={focusLine} />;
   }
 }
 
@@ -116,6 +120,8 @@ export function Preview({
   loading,
   access,
   onHistory,
+  readText,
+  focus,
 }: {
   resource: ResourceInfo;
   preview: ReadPreview | null;
@@ -124,8 +130,20 @@ export function Preview({
   access?: FileAccess;
   /** Opens the history of this file. */
   onHistory?: () => void;
+  /** Reads a document's text resource (`?as=text`), as a client would. */
+  readText?: (uri: string) => Promise<ReadPreview>;
+  /** A search result to show: its line, in the document's text when it came from there. */
+  focus?: { line: number; inText: boolean };
 }) {
   const [raw, setRaw] = useState(false);
+  const isDocument = DOCUMENT.test(resource.name);
+  const [asText, setAsText] = useState(focus?.inText ?? false);
+  const [text, setText] = useState<ReadPreview | null>(null);
+  useEffect(() => {
+    if (!asText || !readText || text) return;
+    void readText(`${resource.uri}?as=text`).then(setText);
+  }, [asText, readText, resource.uri, text]);
+  const shown = asText ? text : preview;
   return (
     <section className="preview" aria-label="Preview">
       <header className="preview-head">
@@ -145,6 +163,16 @@ export function Preview({
           {preview?.ok && <span className="chip chip-accent">{preview.kind === 'text' ? 'text' : 'blob (base64)'}</span>}
           {preview && !preview.ok && <span className="chip chip-error">error {preview.error.code}</span>}
           <span className="spacer" />
+          {isDocument && readText && (
+            <div className="segmented" role="group" aria-label="Document view">
+              <button type="button" aria-pressed={!asText} onClick={() => setAsText(false)}>
+                File
+              </button>
+              <button type="button" aria-pressed={asText} onClick={() => setAsText(true)} data-testid="text-toggle" title="The text a client gets from this URI with ?as=text">
+                Text
+              </button>
+            </div>
+          )}
           <div className="segmented" role="group" aria-label="Preview mode">
             <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>
               Preview
@@ -165,8 +193,15 @@ export function Preview({
         </div>
       </header>
       <div className="preview-body">
-        {loading && !preview && <p className="muted">Reading…</p>}
-        {preview && (raw ? <CodeView text={rawResponseText(preview)} language="json" /> : <PreviewBody preview={preview} name={resource.name} />)}
+        {((loading && !preview) || (asText && !text)) && <p className="muted">{asText ? 'Extracting the text…' : 'Reading…'}</p>}
+        {shown &&
+          (raw ? (
+            <CodeView text={rawResponseText(shown)} language="json" />
+          ) : asText && shown.ok ? (
+            <CodeView text={'text' in (shown.result.contents[0] as ResourceContents) ? ((shown.result.contents[0] as { text: string }).text) : ''} language={null} focusLine={focus?.inText ? focus.line : undefined} />
+          ) : (
+            <PreviewBody preview={shown} name={resource.name} focusLine={focus && !focus.inText ? focus.line : undefined} />
+          ))}
       </div>
     </section>
   );

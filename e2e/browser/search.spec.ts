@@ -1,0 +1,79 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import type { Page } from '@playwright/test';
+
+import { docx, pdfWithText } from '../../test/support/documents.js';
+import { makeTree } from '../../test/support/fixtures.js';
+import { expect, SHOTS, test } from './shelfFixture.js';
+
+/** Content search in the window: ranked hits with marked snippets, keyboard, and a jump to the line (in a document's text too). */
+
+let root: string;
+
+test.beforeEach(async () => {
+  const filler = Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the field guide`).join('\n');
+  root = await makeTree(
+    {
+      'guide/otters.md': `# Otters\n\n${filler}\nSea otters hold hands while they sleep.\n`,
+      'guide/rivers.md': '# Rivers\n\nAn otter was seen near the bridge.\n',
+      'reports/survey.pdf': await pdfWithText(['Survey of the northern lakes', 'We counted twelve otters and one heron']),
+      'minutes.docx': await docx(['Committee minutes', 'The otter sanctuary budget was approved.']),
+    },
+    'e2e-search-',
+  );
+});
+test.afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('search file contents and documents, open a hit at its line', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await page.getByLabel('Folder path').fill(root);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByTestId('folder-card')).toContainText('Watching');
+  await page.getByRole('tab', { name: 'Search' }).click();
+  const box = page.getByLabel('Search file contents');
+  await expect(box).toBeFocused();
+  await expect(page.getByTestId('search-status')).toContainText('4 files indexed');
+  await box.fill('otters');
+  await expect(page.getByTestId('search-hit')).toHaveCount(2);
+  await expect(page.getByTestId('search-hit').first()).toContainText('otters.md');
+  await expect(page.getByTestId('search-hit').first().locator('mark').first()).toHaveText('Otters');
+  await expect(page.getByTestId('search-hit').nth(1)).toContainText('document text');
+  await box.fill('otter*');
+  await expect(page.getByTestId('search-hit')).toHaveCount(4);
+  await shoot(page, '11-search');
+
+  // Keyboard: ↓ then Enter opens the second hit; a phrase narrows to one document.
+  await box.fill('"sanctuary budget"');
+  await expect(page.getByTestId('search-hit')).toHaveCount(1);
+  await box.press('Enter');
+  await expect(page.getByTestId('resource-uri')).toContainText('minutes.docx');
+  await expect(page.getByTestId('text-toggle')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('code-view')).toContainText('The otter sanctuary budget was approved.');
+  await expect(page.getByTestId('focus-line')).toBeVisible();
+
+  // A text file opens at the matching line, scrolled into view.
+  await page.getByRole('tab', { name: 'Search' }).click();
+  await page.getByLabel('Search file contents').fill('hold hands');
+  await expect(page.getByTestId('search-hit')).toHaveCount(1);
+  await expect(page.getByTestId('search-hit')).toContainText('43');
+  await page.getByTestId('search-hit').click();
+  await expect(page.getByTestId('focus-line')).toBeInViewport();
+  await shoot(page, '12-search-opened');
+
+  // An edit on disk is found by its new words.
+  await writeFile(path.join(root, 'guide/rivers.md'), '# Rivers\n\nA kingfisher was seen near the bridge.\n');
+  await page.getByRole('tab', { name: 'Search' }).click();
+  await page.getByLabel('Search file contents').fill('kingfisher');
+  await expect(page.getByTestId('search-hit')).toHaveCount(1, { timeout: 5000 });
+});

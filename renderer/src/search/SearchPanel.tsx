@@ -1,0 +1,171 @@
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+
+import type { FolderInfo, SearchHit, SearchResults, ShelfApi } from '../../../shared/shelfApi';
+import { baseName } from '../folders/FolderList';
+
+/** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
+function Snippet({ text }: { text: string }) {
+  const parts = text.split(/\*\*(.+?)\*\*/g);
+  return (
+    <span className="hit-snippet mono">
+      {parts.map((p, i) => (i % 2 === 1 ? <mark key={i}>{p}</mark> : <span key={i}>{p}</span>))}
+    </span>
+  );
+}
+
+/**
+ * Content search over every published file and document text, ranked, as
+ * the search_resources tool answers it: type to search (debounced), ↓/↑
+ * and Enter to open a result at its line.
+ */
+export function SearchPanel({
+  api,
+  folders,
+  onOpen,
+  fail,
+  indexing,
+}: {
+  api: ShelfApi;
+  folders: FolderInfo[];
+  onOpen: (hit: SearchHit) => void;
+  fail: (err: unknown) => void;
+  indexing: { indexed: number; pending: number } | null;
+}) {
+  const [query, setQuery] = useState('');
+  const [folder, setFolder] = useState('');
+  const [results, setResults] = useState<SearchResults | null>(null);
+  const [active, setActive] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const pending = indexing?.pending ?? 0;
+
+  useEffect(() => inputRef.current?.focus(), []);
+
+  useEffect(() => {
+    const q = query.trim();
+    if (!q || !indexing) {
+      setResults(null);
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      setBusy(true);
+      api
+        .searchContent(q, { ...(folder ? { folder } : {}), limit: 50 })
+        .then((r) => {
+          if (!current) return;
+          setResults(r);
+          setActive(0);
+        }, fail)
+        .finally(() => current && setBusy(false));
+    }, 150);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+    // `pending` re-runs the search while the index fills.
+  }, [api, query, folder, fail, indexing, pending]);
+
+  const more = () => {
+    if (!results?.nextCursor) return;
+    api.searchContent(query.trim(), { ...(folder ? { folder } : {}), cursor: results.nextCursor, limit: 50 }).then(
+      (r) => setResults({ ...r, hits: [...results.hits, ...r.hits] }),
+      fail,
+    );
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    const hits = results?.hits ?? [];
+    if (e.key === 'ArrowDown') setActive((a) => Math.min(hits.length - 1, a + 1));
+    else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
+    else if (e.key === 'Enter' && hits[active]) onOpen(hits[active]);
+    else return;
+    e.preventDefault();
+  };
+
+  const hits = results?.hits ?? [];
+  return (
+    <section className="search-panel" aria-label="Content search" onKeyDown={onKey}>
+      <div className="toolbar">
+        <input
+          ref={inputRef}
+          className="input grow"
+          type="search"
+          placeholder='Search file contents and documents — words, "a phrase", prefix*'
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          aria-label="Search file contents"
+          aria-controls="search-results"
+          aria-activedescendant={hits[active] ? `hit-${active}` : undefined}
+          spellCheck={false}
+          disabled={!indexing}
+        />
+        <select className="input input-small" value={folder} onChange={(e) => setFolder(e.target.value)} aria-label="Folder">
+          <option value="">All folders</option>
+          {folders.map((f) => (
+            <option key={f.path} value={f.path}>
+              {baseName(f.path)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="search-status small muted" data-testid="search-status" aria-live="polite">
+        {!indexing
+          ? 'Full-text search is off on this shelf (the searchIndex setting).'
+          : [
+              results ? `${results.total.toLocaleString()} ${results.total === 1 ? 'file matches' : 'files match'}` : busy ? 'Searching…' : null,
+              pending > 0 ? `Indexing: ${indexing.indexed.toLocaleString()} files done, ${pending.toLocaleString()} to go — results may be incomplete` : `${indexing.indexed.toLocaleString()} files indexed`,
+              results && results.notSearched.length > 0 ? `Not searched (asks before each read): ${results.notSearched.map(baseName).join(', ')}` : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+      </p>
+      <div className="search-results" id="search-results" role="listbox" aria-label="Results">
+        {!query.trim() && indexing && (
+          <div className="empty-small centered">
+            <p>Search inside every published text file and the text of PDFs, Word, Excel and PowerPoint documents.</p>
+            <p className="muted small">Best matches first — the same results a client gets from the search_resources tool.</p>
+          </div>
+        )}
+        {results && hits.length === 0 && <p className="empty-small" data-testid="search-empty">No file matches “{query.trim()}”.</p>}
+        {hits.map((h, i) => (
+          <div
+            key={`${h.uri}-${i}`}
+            id={`hit-${i}`}
+            role="option"
+            aria-selected={i === active}
+            className={`search-hit${i === active ? ' active' : ''}`}
+            onClick={() => {
+              setActive(i);
+              onOpen(h);
+            }}
+            data-testid="search-hit"
+          >
+            <div className="hit-head">
+              <span className="hit-name">{baseName(h.path)}</span>
+              <span className="muted small ellipsis">
+                {baseName(h.folder)}/{h.path}
+              </span>
+              {h.uri !== h.fileUri && <span className="chip">document text</span>}
+              <span className="spacer" />
+              <span className="muted small mono" title="Relevance (BM25)">
+                {h.score.toFixed(1)}
+              </span>
+            </div>
+            <div className="hit-line">
+              <span className="hit-lineno mono muted">{h.line}</span>
+              <Snippet text={h.snippet} />
+            </div>
+          </div>
+        ))}
+        {results?.nextCursor && (
+          <div className="load-more">
+            <button type="button" className="btn btn-small" onClick={more}>
+              More results
+            </button>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
