@@ -8,7 +8,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const DATA = path.join(ROOT, 'bench/.data');
 const MiB = 1024 * 1024;
 
-async function once(name, make) {
+export async function once(name, make) {
   const dir = path.join(DATA, name);
   const marker = path.join(dir, '.complete');
   if (!(await readFile(marker, 'utf8').catch(() => ''))) {

@@ -149,6 +149,7 @@ export async function startFsServer(folder) {
   return {
     pid: s.proc.pid,
     read: (file, binary = false) => s.conn.call('tools/call', { name: binary ? 'read_media_file' : 'read_text_file', arguments: { path: file } }),
+    search: (folder, pattern) => s.conn.call('tools/call', { name: 'search_files', arguments: { path: folder, pattern } }),
     stop: s.stop,
   };
 }

@@ -1,15 +1,15 @@
-import MiniSearch from 'minisearch';
 import picomatch from 'picomatch';
 
 import { documentKind, textUriOf } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
-import { hasPhrases, indexQuery, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
+import { InvertedIndex } from './invertedIndex.js';
+import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
 
 /**
  * Ranked full-text search over the published text: text files and the text
- * of documents (PDF, Office). MiniSearch (BM25+, pure JavaScript, so it runs
- * the same in Node and Electron) holds the terms, not the text; the index
+ * of documents (PDF, Office). The inverted index (BM25, pure JavaScript, so
+ * it runs the same in Node and Electron) holds the terms, not the text; it
  * follows the library's changes file by file, and builds in slices of a few
  * milliseconds so serving never waits for it.
  */
@@ -45,12 +45,6 @@ export interface SearchOptions {
   skipFolder?: (root: string) => boolean;
 }
 
-interface Doc {
-  id: string;
-  name: string;
-  text: string;
-}
-
 interface Stored {
   folderId: number;
   rel: string;
@@ -67,13 +61,7 @@ const MAX_CHECKED = 1000;
 const key = (folderId: number, rel: string) => `${folderId}\u0000${rel}`;
 
 export class SearchIndex {
-  private readonly mini = new MiniSearch<Doc>({
-    fields: ['name', 'text'],
-    storeFields: [],
-    // Tokens over 64 characters (hashes, base64) are not words anyone searches for.
-    processTerm: (term) => (term.length > 64 ? null : term.toLowerCase()),
-    searchOptions: { boost: { name: 2 }, combineWith: 'AND' },
-  });
+  private readonly index = new InvertedIndex();
   /** Indexed documents by id (folder id + path), for results and removal. */
   private readonly docs = new Map<string, Stored>();
   /** Files waiting to be (re)indexed, in order; a set, so a file changed twice is indexed once. */
@@ -123,7 +111,7 @@ export class SearchIndex {
 
   private drop(id: string): void {
     this.queue.delete(id);
-    if (this.docs.delete(id)) this.mini.discard(id);
+    if (this.docs.delete(id)) this.index.remove(id);
   }
 
   private dropFolder(folderId: number): void {
@@ -177,8 +165,8 @@ export class SearchIndex {
     } catch {
       return this.drop(id); // gone, unreadable, or a document without text
     }
-    if (this.docs.has(id)) this.mini.discard(id);
-    this.mini.add({ id, name: rel.replace(/[/\\._-]+/g, ' '), text });
+    // The path's words count too (boosted): "invoice" finds invoices/2024.pdf.
+    this.index.add(id, text, rel);
     this.docs.set(id, { folderId: folder.id, rel });
   }
 
@@ -195,21 +183,20 @@ export class SearchIndex {
     if (q.terms.length === 0) return { hits: [], total: 0, ...status };
     const glob = options.glob ? picomatch(options.glob, { dot: true, basename: !options.glob.includes('/') }) : null;
     const folders = new Map(this.library.list().map((f) => [f.id, f]));
-    const ranked = this.mini.search(indexQuery(q), {
-      filter: (r) => {
-        const d = this.docs.get(r.id as string);
-        const f = d ? folders.get(d.folderId) : undefined;
-        if (!d || !f) return false;
-        if (options.folder && !options.folder(f.root)) return false;
-        if (options.skipFolder?.(f.root)) return false;
-        return !glob || glob(d.rel);
-      },
+    const parts = [...q.words.map((term) => ({ term, prefix: false })), ...q.prefixes.map((term) => ({ term, prefix: true }))];
+    const ranked = this.index.search(parts, (id) => {
+      const d = this.docs.get(id);
+      const f = d ? folders.get(d.folderId) : undefined;
+      if (!d || !f) return false;
+      if (options.folder && !options.folder(f.root)) return false;
+      if (options.skipFolder?.(f.root)) return false;
+      return !glob || glob(d.rel);
     });
     const hits: SearchHit[] = [];
     let i = offset;
     for (let checked = 0; i < ranked.length && hits.length < limit && checked < MAX_CHECKED; i++, checked++) {
       const r = ranked[i] as (typeof ranked)[number];
-      const d = this.docs.get(r.id as string) as Stored;
+      const d = this.docs.get(r.key) as Stored;
       const folder = folders.get(d.folderId) as PublishedFolder;
       const fileUri = folder.uriOf(d.rel);
       const uri = documentKind(d.rel) ? textUriOf(fileUri) : fileUri;

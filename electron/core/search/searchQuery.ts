@@ -1,5 +1,3 @@
-import type { Query } from 'minisearch';
-
 /**
  * A search as people type it: words (all must match), `prefix*` words, and
  * "quoted phrases" (their words must match, next to each other).
@@ -30,14 +28,6 @@ export function parseQuery(input: string): ParsedQuery {
   }
   for (const p of phrases) words.push(...(p.match(WORD) ?? []));
   return { words, prefixes, phrases, terms: [...new Set([...words, ...prefixes])] };
-}
-
-/** The MiniSearch query: every word, and every prefix as a prefix, must match. */
-export function indexQuery(q: ParsedQuery): Query {
-  return {
-    combineWith: 'AND',
-    queries: [...q.words, ...q.prefixes.map((p) => ({ queries: [p], prefix: true }))],
-  };
 }
 
 /** Whether `text` holds every phrase (case-insensitive, any run of spaces between words). */
