@@ -142,14 +142,15 @@ export async function searchBench() {
   // Reference: a plain scan reading every file (what search_resources did before the index).
   const rare = words[VOCABULARY - 3];
   const scanStart = performance.now();
-  let scanned = 0;
+  let scanHits = 0;
   for (let f = 0; f < FILES / 100; f++) {
     for (let i = 0; i < 100; i++) {
       const text = await readFile(path.join(dir, `g${Math.floor(f / 50)}`, `f${f}`, `note-${i}.txt`), 'utf8');
-      if (text.includes(rare)) scanned++;
+      if (text.includes(rare)) scanHits++;
     }
   }
   out.scanMs = performance.now() - scanStart;
+  out.scanHits = scanHits;
 
   // Reference: server-filesystem's search_files (it matches names, not contents: the closest it has).
   const fs = await startFsServer(dir);
