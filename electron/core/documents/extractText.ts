@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- pdf.js ships no types for its worker module; every program compiling this file needs the declaration
+/// <reference path="./pdfWorkerModule.d.ts" />
 import { DOMParser } from '@xmldom/xmldom';
 import { unzipSync } from 'fflate';
 
