@@ -7,7 +7,7 @@
 // stay flat (under 10% growth from minute 2 to the end) and the traffic log
 // within its byte bound. Loopback only; bounded in time; stops by itself.
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,16 +46,31 @@ const uiUrl = await new Promise((resolve, reject) => {
   });
 });
 
-/** The server's own status (traffic ring size) over the web host's API. */
-async function serverStatus() {
+/** One ShelfApi call over the web host's WebSocket, as the window makes it. */
+async function apiCall(method, args = []) {
   const url = new URL(uiUrl);
   const token = /token=([^&]+)/.exec(url.hash)?.[1];
   const ws = new WebSocket(`ws://${url.host}/api`, webApiProtocols(token), { headers: { origin: `http://${url.host}` } });
   await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
-  ws.send(JSON.stringify({ type: 'call', id: 1, method: 'getStatus', args: [] }));
-  const status = await new Promise((r) => ws.on('message', (d) => { const f = JSON.parse(String(d)); if (f.type === 'result') r(f.value); }));
+  ws.send(JSON.stringify({ type: 'call', id: 1, method, args }));
+  const value = await new Promise((r) => ws.on('message', (d) => { const f = JSON.parse(String(d)); if (f.type === 'result') r(f.value); }));
   ws.close();
-  return status;
+  return value;
+}
+
+/** The server's own status (traffic ring size). */
+const serverStatus = () => apiCall('getStatus');
+
+/** The access history on disk: a small budget, so a soak of a few minutes makes it drop old segments many times. */
+const HISTORY_BUDGET = 4 * 2 ** 20;
+/** The budget plus the segment being written (256 KiB at this budget). */
+const HISTORY_BOUND = HISTORY_BUDGET + 256 * 1024;
+await apiCall('updateSettings', [{ history: { maxBytes: HISTORY_BUDGET } }]);
+async function historyMiB() {
+  const dir = path.join(work, 'history');
+  const names = await readdir(dir).catch(() => []);
+  const sizes = await Promise.all(names.map((n) => stat(path.join(dir, n)).then((s) => s.size, () => 0)));
+  return sizes.reduce((a, b) => a + b, 0) / 2 ** 20;
 }
 
 async function rssMiB() {
@@ -163,9 +178,10 @@ const ticker = (async () => {
       rssMiB: Number((await rssMiB()).toFixed(1)),
       trafficMiB: Number((status.traffic.bytes / 2 ** 20).toFixed(1)),
       trafficBoundMiB: status.traffic.maxBytes / 2 ** 20,
+      historyMiB: Number((await historyMiB()).toFixed(2)),
     };
     perMinute.push(row);
-    console.log(`min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB`);
+    console.log(`min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB, history ${row.historyMiB}/${(HISTORY_BOUND / 2 ** 20).toFixed(2)} MiB`);
   }
 })();
 
@@ -216,10 +232,11 @@ const warm = perMinute[Math.min(1, perMinute.length - 1)];
 const last = perMinute[perMinute.length - 1];
 const growth = warm && last ? (last.rssMiB - warm.rssMiB) / warm.rssMiB : 0;
 const ringOk = perMinute.every((r) => r.trafficMiB <= r.trafficBoundMiB);
-const verdict = { errorsZero: total.errors === 0, rssFlat: perMinute.length < 3 || growth < 0.1, ringWithinBound: ringOk };
-console.log('\n| minute | requests | errors | p50 ms | p99 ms | server RSS MiB | traffic log MiB |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of perMinute) console.log(`| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} |`);
+const historyOk = perMinute.every((r) => r.historyMiB * 2 ** 20 <= HISTORY_BOUND);
+const verdict = { errorsZero: total.errors === 0, rssFlat: perMinute.length < 3 || growth < 0.1, ringWithinBound: ringOk, historyWithinBound: historyOk };
+console.log('\n| minute | requests | errors | p50 ms | p99 ms | server RSS MiB | traffic log MiB | history MiB |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of perMinute) console.log(`| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} | ${r.historyMiB} / ${(HISTORY_BOUND / 2 ** 20).toFixed(2)} |`);
 console.log(`\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; ${JSON.stringify(verdict)}`);
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
 await writeFile(path.join(ROOT, 'results', 'soak-latest.json'), JSON.stringify({ date: new Date().toISOString(), minutes, clients: clientCount, hostile: !values['no-hostile'], hostileCuts, perMinute, total, growth, verdict, node: process.version, cpus: os.cpus().length }, null, 2));

@@ -31,7 +31,7 @@ import { useToasts } from './ui/useToasts';
 export function App({ api, connection }: { api: ShelfApi & HostExtras; connection: ConnectionState }) {
   const { toasts, notify, dismiss, fail } = useToasts();
   const { host, folders, resources, status, clients, snippets, httpToken, now } = useShelfState(api, fail);
-  const { selected, preview, reading, select: selectFile, clear: clearSelection } = useSelection(api, resources, folders, fail);
+  const { selected, preview, reading, updatedAt, select: selectFile, clear: clearSelection } = useSelection(api, resources, folders, fail);
   const actions = useFolderActions(api, notify, fail);
   const drop = useFolderDrop(api.pathForFile, actions.addPaths, notify);
   const traffic = useTraffic(api);
@@ -204,6 +204,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     <Preview
                       key={`${selected.uri}:${focus?.line ?? ''}`}
                       readText={readText}
+                      updatedAt={updatedAt}
                       focus={focus?.uri === selected.uri ? focus : undefined}
                       resource={selected}
                       preview={preview}

@@ -177,6 +177,8 @@ export class ShelfService implements ShelfMethods {
     this.unsubscribers.push(
       this.library.subscribe({
         listChanged: () => this.foldersChanged(),
+        // A file's new size and time reach the window's tree, and its preview reads it again.
+        updated: () => this.foldersChanged(),
         folderState: (_f, message) => {
           log(message);
           this.foldersChanged();

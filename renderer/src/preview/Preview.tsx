@@ -122,6 +122,7 @@ export function Preview({
   onHistory,
   readText,
   focus,
+  updatedAt,
 }: {
   resource: ResourceInfo;
   preview: ReadPreview | null;
@@ -134,6 +135,8 @@ export function Preview({
   readText?: (uri: string) => Promise<ReadPreview>;
   /** A search result to show: its line, in the document's text when it came from there. */
   focus?: { line: number; inText: boolean };
+  /** When the file changed on disk and the preview was read again. */
+  updatedAt?: number | null;
 }) {
   const [raw, setRaw] = useState(false);
   const isDocument = DOCUMENT.test(resource.name);
@@ -143,6 +146,8 @@ export function Preview({
     if (!asText || !readText || text) return;
     void readText(`${resource.uri}?as=text`).then(setText);
   }, [asText, readText, resource.uri, text]);
+  // The file changed: its text is read again too.
+  useEffect(() => setText(null), [updatedAt]);
   const shown = asText ? text : preview;
   return (
     <section className="preview" aria-label="Preview">
@@ -162,6 +167,11 @@ export function Preview({
           <span className="chip">{formatBytes(resource.size)}</span>
           {preview?.ok && <span className="chip chip-accent">{preview.kind === 'text' ? 'text' : 'blob (base64)'}</span>}
           {preview && !preview.ok && <span className="chip chip-error">error {preview.error.code}</span>}
+          {updatedAt && (
+            <span className="chip chip-updated" data-testid="updated-mark" title="The file changed on disk; this is what a client gets now">
+              updated {new Date(updatedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}
+            </span>
+          )}
           <span className="spacer" />
           {isDocument && readText && (
             <div className="segmented" role="group" aria-label="Document view">

@@ -6,6 +6,8 @@ export interface SelectionState {
   selected: ResourceInfo | null;
   preview: ReadPreview | null;
   reading: boolean;
+  /** When the shown file last changed on disk and was read again (null: as selected). */
+  updatedAt: number | null;
   select: (r: ResourceInfo) => void;
   clear: () => void;
 }
@@ -21,6 +23,7 @@ export function useSelection(api: ShelfApi, resources: Map<string, ResourceInfo[
   const [selected, setSelected] = useState<ResourceInfo | null>(null);
   const [preview, setPreview] = useState<ReadPreview | null>(null);
   const [reading, setReading] = useState(false);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
   const foldersRef = useRef(folders);
@@ -41,6 +44,7 @@ export function useSelection(api: ShelfApi, resources: Map<string, ResourceInfo[
     (r: ResourceInfo) => {
       setSelected(r);
       setPreview(null);
+      setUpdatedAt(null);
       read(r);
     },
     [read],
@@ -49,6 +53,7 @@ export function useSelection(api: ShelfApi, resources: Map<string, ResourceInfo[
   const clear = useCallback(() => {
     setSelected(null);
     setPreview(null);
+    setUpdatedAt(null);
   }, []);
 
   useEffect(() => {
@@ -59,6 +64,7 @@ export function useSelection(api: ShelfApi, resources: Map<string, ResourceInfo[
       if (found) {
         if (found.size !== current.size || found.annotations.lastModified !== current.annotations.lastModified) {
           setSelected(found);
+          setUpdatedAt(Date.now());
           read(found);
         }
         return;
@@ -67,5 +73,5 @@ export function useSelection(api: ShelfApi, resources: Map<string, ResourceInfo[
     if (resources.size > 0 || (foldersRef.current?.length ?? 0) === 0) read(current); // gone: the read shows the client's error
   }, [resources, read]);
 
-  return { selected, preview, reading, select, clear };
+  return { selected, preview, reading, updatedAt, select, clear };
 }

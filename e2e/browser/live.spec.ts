@@ -1,0 +1,45 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { makeTree } from '../../test/support/fixtures.js';
+import { expect, test } from './shelfFixture.js';
+
+/** The window follows the disk: an edited file's preview and size refresh by themselves; notices do not pile up. */
+
+let root: string;
+test.beforeEach(async () => {
+  root = await makeTree({ 'notes/today.md': '# Today\n\nfirst draft\n', 'other.txt': 'x' }, 'e2e-live-');
+});
+test.afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+test('an edit on disk refreshes the preview (with an “updated” mark) and the tree’s size', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await page.getByLabel('Folder path').fill(root);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('treeitem', { name: /^notes/ }).click();
+  const row = page.getByTestId('file-row').filter({ hasText: 'today.md' });
+  await row.click();
+  await page.getByRole('button', { name: 'Source' }).click();
+  await expect(page.getByTestId('code-view')).toContainText('first draft');
+  await expect(page.getByTestId('updated-mark')).toHaveCount(0);
+
+  await writeFile(path.join(root, 'notes/today.md'), `# Today\n\nsecond draft, ${'much longer '.repeat(20)}\n`);
+  await expect(page.getByTestId('code-view')).toContainText('second draft', { timeout: 5000 });
+  await expect(page.getByTestId('updated-mark')).toBeVisible();
+  await expect(row).toContainText('264 B');
+});
+
+test('the same notice twice is counted on one toast, not stacked', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  const missing = path.join(root, 'nope');
+  for (let i = 0; i < 3; i++) {
+    await page.getByLabel('Folder path').fill(missing);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  }
+  const toasts = page.getByRole('status').locator('.toast');
+  await expect(toasts).toHaveCount(1);
+  await expect(toasts).toContainText('Folder not found');
+  await expect(toasts).toContainText('×3');
+});
