@@ -32,7 +32,8 @@ for (let d = 0; d < 20; d++) {
   for (let f = 0; f < 25; f++) await writeFile(path.join(folder, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`.repeat(20 + f * 10));
 }
 const sock = path.join(work, 's.sock');
-const server = spawn(process.execPath, [...(process.env.SOAK_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SOAK_PROFILE] : []), CLI, 'serve', '--ui', '--socket', sock, '--config-dir', work, folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+// SOAK_ARGS: extra serve flags, to compare (e.g. SOAK_ARGS=--no-search-index).
+const server = spawn(process.execPath, [...(process.env.SOAK_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SOAK_PROFILE] : []), CLI, 'serve', '--ui', '--socket', sock, '--config-dir', work, ...(process.env.SOAK_ARGS ? process.env.SOAK_ARGS.split(' ') : []), folder], { stdio: ['ignore', 'ignore', 'pipe'] });
 let serverErr = '';
 server.stderr.on('data', (d) => (serverErr += d));
 const uiUrl = await new Promise((resolve, reject) => {
