@@ -88,6 +88,7 @@ describe('documents and search through the real CLI', () => {
       'notes/rivers.md': '# Rivers\n\nThe river runs north. An otter was seen once.\n',
       'notes/unrelated.md': '# Shopping\n\nmilk, eggs, bread\n',
       'bomb.docx': docxBomb(),
+      'ascii.pdf': '%PDF-1.4\n% nothing but ASCII, still a PDF\n%%EOF\n',
     });
     shelf = await startShelf([root]);
   }, 60_000);
@@ -114,6 +115,8 @@ describe('documents and search through the real CLI', () => {
       expect(text.contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringContaining('--- Page 2 ---\nOutlook: steady') });
       const pdf = await c.readResource({ uri: uriOf(root, 'reports/q3.pdf') });
       expect(pdf.contents[0]).toMatchObject({ mimeType: 'application/pdf', blob: expect.any(String) });
+      // A PDF is a blob whatever its bytes (this one is plain ASCII).
+      expect((await c.readResource({ uri: uriOf(root, 'ascii.pdf') })).contents[0]).toMatchObject({ mimeType: 'application/pdf', blob: expect.any(String) });
       const scan = await failure(c.readResource({ uri: `${uriOf(root, 'reports/scan.pdf')}?as=text` }));
       expect(scan).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
       expect(await failure(c.readResource({ uri: `${uriOf(root, 'notes/otters.md')}?as=text` }))).toBe(`${ErrorCodes.resourceNotFound}:undefined`);

@@ -81,6 +81,24 @@ export function contentKind(bytes: Uint8Array, partial = false): ContentKind {
   return 'blob';
 }
 
+/**
+ * Files whose name says they are binary documents (PDF, Office, zip
+ * archives) are blobs whatever their bytes: a small PDF can be valid UTF-8,
+ * and as text it would be garbled for every client.
+ */
+export function binaryByName(fileName: string): boolean {
+  const type = typeFromName(fileName);
+  return (
+    type !== null &&
+    (type === 'application/pdf' ||
+      type === 'application/zip' ||
+      type === 'application/epub+zip' ||
+      type.startsWith('application/vnd.openxmlformats-officedocument.') ||
+      type.startsWith('application/vnd.oasis.opendocument.') ||
+      type.startsWith('application/vnd.ms-'))
+  );
+}
+
 /** Decodes text bytes (BOM-aware; the BOM itself is not part of the text). */
 export function decodeText(bytes: Uint8Array): string {
   const encoding = utf16Bom(bytes) ?? 'utf-8';

@@ -4,7 +4,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, re
 import type { ResourceContents } from '../../../shared/shelfApi.js';
 import { FileStream, readAsync, sameVersion, scanKind } from './fileStream.js';
 import { realTargetAllowed } from './folderScan.js';
-import { contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
+import { binaryByName, contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import type { ReadCache } from './readCache.js';
 import { ShelfError } from './shelfError.js';
@@ -106,7 +106,7 @@ async function wholeOutcome(
   const hit = cache?.get(uri, st);
   if (hit) return { whole: hit.outcome, contentsJson: hit.json };
   const { bytes, stat } = await readStable(fd, uri, limit, st);
-  const kind = contentKind(bytes);
+  const kind = binaryByName(rel) ? 'blob' : contentKind(bytes);
   const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
   const contents: ResourceContents =
     kind === 'text' ? { uri, mimeType, text: decodeText(bytes) } : { uri, mimeType, blob: bytes.toString('base64') };
@@ -148,7 +148,8 @@ export async function openRead(
   try {
     const st = statForRead(fd, uri, limit);
     if (st.size <= STREAM_FROM) return await wholeOutcome(fd, rel, uri, limit, st, cache);
-    const scan = await scanKind(fd, uri, limit, st);
+    const scanned = await scanKind(fd, uri, limit, st);
+    const scan = binaryByName(rel) ? { ...scanned, kind: 'blob' as const } : scanned;
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, scan.head, scan.kind));
     handedOver = true;
     return { stream: new FileStream(fd, uri, mimeType, scan) };
