@@ -205,6 +205,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                       key={`${selected.uri}:${focus?.line ?? ''}`}
                       readText={readText}
                       updatedAt={updatedAt}
+                      openUri={openUri}
                       focus={focus?.uri === selected.uri ? focus : undefined}
                       resource={selected}
                       preview={preview}

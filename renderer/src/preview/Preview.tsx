@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import Markdown from 'react-markdown';
 
 import type { FileAccess, ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
 import { describeAccess } from '../access/useAccess';
@@ -7,6 +6,7 @@ import { formatBytes, formatWhen } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 import { CodeView } from './CodeView';
 import { HexView } from './HexView';
+import { type MarkdownContext, MarkdownView } from './MarkdownView';
 import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
 
 /** Files whose text the server extracts (`?as=text`). */
@@ -23,7 +23,7 @@ function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string
 }
 
 /** The body of a preview, by kind: what a person would want to see of what the client got. */
-export function PreviewBody({ preview, name, focusLine }: { preview: ReadPreview; name: string; focusLine?: number }) {
+export function PreviewBody({ preview, name, focusLine, markdown }: { preview: ReadPreview; name: string; focusLine?: number; markdown?: MarkdownContext }) {
   const kind: PreviewKind = previewKind(preview);
   const contents = preview.ok ? (preview.result.contents[0] as ResourceContents) : null;
   // A search result's line is shown in the source.
@@ -101,9 +101,7 @@ export function PreviewBody({ preview, name, focusLine }: { preview: ReadPreview
           {markdownRaw ? (
             <CodeView text={text} language="markdown" focusLine={focusLine} />
           ) : (
-            <article className="markdown" data-testid="markdown-view">
-              <Markdown>{text}</Markdown>
-            </article>
+            <MarkdownView text={text} context={markdown ?? { baseUri: 'file:///', read: async () => ({ ok: false, error: { code: 0, message: '' } }), open: () => undefined }} />
           )}
         </div>
       );
@@ -123,6 +121,7 @@ export function Preview({
   readText,
   focus,
   updatedAt,
+  openUri,
 }: {
   resource: ResourceInfo;
   preview: ReadPreview | null;
@@ -137,6 +136,8 @@ export function Preview({
   focus?: { line: number; inText: boolean };
   /** When the file changed on disk and the preview was read again. */
   updatedAt?: number | null;
+  /** Opens another published file (a markdown link). */
+  openUri?: (uri: string) => void;
 }) {
   const [raw, setRaw] = useState(false);
   const isDocument = DOCUMENT.test(resource.name);
@@ -210,7 +211,12 @@ export function Preview({
           ) : asText && shown.ok ? (
             <CodeView text={'text' in (shown.result.contents[0] as ResourceContents) ? ((shown.result.contents[0] as { text: string }).text) : ''} language={null} focusLine={focus?.inText ? focus.line : undefined} />
           ) : (
-            <PreviewBody preview={shown} name={resource.name} focusLine={focus && !focus.inText ? focus.line : undefined} />
+            <PreviewBody
+              preview={shown}
+              name={resource.name}
+              focusLine={focus && !focus.inText ? focus.line : undefined}
+              markdown={readText && openUri ? { baseUri: resource.uri, read: readText, open: openUri } : undefined}
+            />
           ))}
       </div>
     </section>
