@@ -64,8 +64,8 @@ export interface ServerStatus {
   connections: number;
   folders: number;
   files: number;
-  /** The traffic log ring: entries held and their accounted size, against its bounds. */
-  traffic: { entries: number; bytes: number; maxEntries: number; maxBytes: number };
+  /** The traffic log ring: entries held and their accounted size, against its bounds, and how many older ones it dropped. */
+  traffic: { entries: number; bytes: number; maxEntries: number; maxBytes: number; dropped: number };
   /** The full-text index: null when off; otherwise files indexed and still waiting. */
   search: { indexed: number; pending: number } | null;
 }

@@ -34,7 +34,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const { selected, preview, reading, updatedAt, select: selectFile, clear: clearSelection } = useSelection(api, resources, folders, fail);
   const actions = useFolderActions(api, notify, fail);
   const drop = useFolderDrop(api.pathForFile, actions.addPaths, notify);
-  const traffic = useTraffic(api);
+  const traffic = useTraffic(api, status?.traffic.maxEntries);
   const access = useAccess(api, connection === 'open', fail);
   const [tab, setTab] = useState<Tab>('preview');
   /** The file whose history the History tab shows (null: all). */
@@ -219,7 +219,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                       <p className="muted small">Use the tree on the left; press / to filter.</p>
                     </div>
                   ))}
-                {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} />}
+                {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} log={status?.traffic ?? null} notify={(m) => notify('info', m)} />}
                 {tab === 'search' && folders && <SearchPanel api={api} folders={folders} onOpen={openHit} fail={fail} indexing={status?.search ?? null} />}
                 {tab === 'history' && folders && (
                   <HistoryPanel

@@ -15,7 +15,12 @@ export interface WebApi {
 /** Connects to the window address `serve --ui` printed (`window: http://…/#token=…`). */
 export async function connectWebApi(shelf: ShelfProcess): Promise<WebApi> {
   const printed = await eventually(() => /window: (\S+)/.exec(shelf.stderr())?.[1], 10_000, 'the window address');
-  const url = new URL(printed as string);
+  return connectWebApiAt(printed as string);
+}
+
+/** Connects to a window address (with its #token=…). */
+export async function connectWebApiAt(address: string): Promise<WebApi> {
+  const url = new URL(address);
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
   const ws = new WebSocket(`ws://${url.host}/api`, webApiProtocols(token), { origin: `http://${url.host}` });
   await new Promise<void>((resolve, reject) => {

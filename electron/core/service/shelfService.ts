@@ -343,7 +343,13 @@ export class ShelfService implements ShelfMethods {
       connections: this.hub.size,
       folders: published.length,
       files: published.reduce((n, f) => n + f.fileCount, 0),
-      traffic: { entries: this.traffic.size, bytes: this.traffic.byteSize, maxEntries: this.settings.log.maxEntries, maxBytes: this.settings.log.maxBytes },
+      traffic: {
+        entries: this.traffic.size,
+        bytes: this.traffic.byteSize,
+        maxEntries: this.settings.log.maxEntries,
+        maxBytes: this.settings.log.maxBytes,
+        dropped: this.traffic.dropped,
+      },
       search: this.search ? { indexed: this.search.indexed, pending: this.search.pending } : null,
     };
   }

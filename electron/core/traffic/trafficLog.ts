@@ -62,6 +62,9 @@ export class TrafficLog {
     return this.entries.length - this.head;
   }
 
+  /** Messages dropped by the bounds since the start (or the last clear): the log is a window, and says how much it lost. */
+  dropped = 0;
+
   get byteSize(): number {
     return this.bytes;
   }
@@ -182,6 +185,7 @@ export class TrafficLog {
     this.entries = [];
     this.head = 0;
     this.bytes = 0;
+    this.dropped = 0;
   }
 
   close(): void {
@@ -194,6 +198,7 @@ export class TrafficLog {
     while (this.size > 0 && (this.size > this.options.maxEntries || this.bytes > this.options.maxBytes)) {
       this.bytes -= entryCost(this.entries[this.head] as TrafficEntry);
       this.head++;
+      this.dropped++;
     }
     // Compact when the dropped prefix dominates, so trimming stays O(1) amortised.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 
-import type { ShelfApi, TrafficEntry, TrafficQuery } from '../../../shared/shelfApi';
+import type { ServerStatus, ShelfApi, TrafficEntry, TrafficQuery } from '../../../shared/shelfApi';
 import { formatBytes, formatClock } from '../format';
 import { partnerOf, type TrafficState } from './useTraffic';
 
@@ -23,7 +23,18 @@ function status(e: TrafficEntry): { text: string; tone: string } {
 }
 
 /** Every JSON-RPC message, live: filters, pause, clear, export, and request ↔ response detail. */
-export function TrafficPanel({ api, traffic }: { api: ShelfApi; traffic: TrafficState }) {
+export function TrafficPanel({
+  api,
+  traffic,
+  log,
+  notify,
+}: {
+  api: ShelfApi;
+  traffic: TrafficState;
+  /** The host's log: its bounds and how many older messages it dropped. */
+  log: ServerStatus['traffic'] | null;
+  notify: (message: string) => void;
+}) {
   const [client, setClient] = useState<string>('');
   const [method, setMethod] = useState<string>('');
   const [errorsOnly, setErrorsOnly] = useState(false);
@@ -76,6 +87,13 @@ export function TrafficPanel({ api, traffic }: { api: ShelfApi; traffic: Traffic
 
   const exportLog = async () => {
     const jsonl = await api.exportTraffic(query);
+    const count = jsonl === '' ? 0 : jsonl.split('\n').length - 1;
+    const dropped = log?.dropped ?? 0;
+    notify(
+      dropped > 0
+        ? `Exported the last ${count.toLocaleString()} messages; ${dropped.toLocaleString()} older ones were dropped by the log's bound`
+        : `Exported ${count.toLocaleString()} messages`,
+    );
     const url = URL.createObjectURL(new Blob([jsonl], { type: 'application/x-ndjson' }));
     const a = document.createElement('a');
     a.href = url;
@@ -118,6 +136,12 @@ export function TrafficPanel({ api, traffic }: { api: ShelfApi; traffic: Traffic
           Export JSONL
         </button>
       </div>
+      {log && log.dropped > 0 && (
+        <p className="traffic-dropped small" data-testid="traffic-dropped">
+          Showing the last {entries.length.toLocaleString()} messages: {log.dropped.toLocaleString()} older ones were dropped (the log keeps{' '}
+          {log.maxEntries.toLocaleString()} messages or {Math.round(log.maxBytes / 2 ** 20)} MiB).
+        </p>
+      )}
       <div className="traffic-head traffic-grid" aria-hidden="true">
         <span>Time</span>
         <span>Client</span>

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 import type { ShelfApi, TrafficEntry } from '../../../shared/shelfApi';
 
-/** Entries the window keeps; the host's ring holds more for export. */
-export const KEEP_ENTRIES = 20_000;
+/** Entries the window keeps before the host says its own bound (which the window then follows). */
+const DEFAULT_KEEP = 10_000;
 
 export interface TrafficState {
   entries: readonly TrafficEntry[];
@@ -17,7 +17,10 @@ export interface TrafficState {
  * The live log: history first, then the host's batched events. While paused,
  * new entries are held back (and counted) so the view stays still.
  */
-export function useTraffic(api: ShelfApi): TrafficState {
+export function useTraffic(api: ShelfApi, keep = DEFAULT_KEEP): TrafficState {
+  // The window keeps what the host's log keeps, no more: what it shows is what an export writes.
+  const keepRef = useRef(keep);
+  keepRef.current = keep;
   const [entries, setEntries] = useState<readonly TrafficEntry[]>([]);
   const [paused, setPausedState] = useState(false);
   const [held, setHeld] = useState(0);
@@ -31,7 +34,7 @@ export function useTraffic(api: ShelfApi): TrafficState {
     lastSeq.current = (fresh[fresh.length - 1] as TrafficEntry).seq;
     setEntries((prev) => {
       const next = prev.concat(fresh);
-      return next.length > KEEP_ENTRIES ? next.slice(next.length - KEEP_ENTRIES) : next;
+      return next.length > keepRef.current ? next.slice(next.length - keepRef.current) : next;
     });
   }, []);
 
@@ -43,7 +46,8 @@ export function useTraffic(api: ShelfApi): TrafficState {
         setHeld(heldRef.current.length);
       } else append(batch);
     });
-    void api.queryTraffic({ limit: 5000 }).then((history) => alive && append(history));
+    // All the host still holds, so a reload shows what was there before it.
+    void api.queryTraffic({ limit: keepRef.current }).then((history) => alive && append(history));
     return () => {
       alive = false;
       off();
