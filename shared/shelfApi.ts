@@ -226,6 +226,8 @@ export interface TrafficEntry {
   direction: TrafficDirection;
   kind: TrafficKind;
   method: string | null;
+  /** What it is about: the URI read or subscribed, or the tool called (a response carries its request's). */
+  target: string | null;
   id: string | number | null;
   /** Response entries: ms since their request. */
   durationMs: number | null;

@@ -126,13 +126,23 @@ test('a real SDK client’s requests stream into the log, paired with responses;
     await shoot(page, '06-clients');
 
     await page.getByRole('tab', { name: /Traffic/ }).click();
+    // One row per call: the file read, its status and duration.
     const reads = page.getByTestId('traffic-row').filter({ hasText: 'resources/read' });
-    await expect(reads).toHaveCount(4); // two requests, a response and an error
+    await expect(reads).toHaveCount(2);
+    await expect(reads.first().getByTestId('traffic-target')).toHaveText(`${root}/docs/README.md`);
+    await expect(reads.nth(1)).toContainText('-32602');
+    await expect(reads.first()).toContainText(/\d+ ms/);
     await reads.filter({ hasText: 'ok' }).first().click();
     const detail = page.getByTestId('traffic-detail');
     await expect(detail.locator('.detail-pane').first()).toContainText('"method": "resources/read"');
     await expect(detail.locator('.detail-pane').nth(1)).toContainText('Published with **MCP Shelf**');
+    await expect(detail.getByRole('button', { name: /^Copy response/ })).toBeVisible();
     await shoot(page, '05-log');
+    await detail.getByRole('button', { name: 'Close the message detail' }).click();
+    await expect(detail).toHaveCount(0);
+    // Every message on its own row.
+    await page.getByRole('button', { name: 'Messages', exact: true }).click();
+    await expect(reads).toHaveCount(4); // two requests, a response and an error
 
     await page.getByLabel('Errors only').check();
     await expect(page.getByTestId('traffic-row')).toHaveCount(1);

@@ -13,6 +13,7 @@ type Message = Record<string, unknown>;
 interface PendingRequest {
   time: number;
   method: string | null;
+  target: string | null;
 }
 
 /**
@@ -107,12 +108,14 @@ export class TrafficLog {
       kind = 'notification';
     }
 
+    // What the message is about: the URI read or subscribed, the tool called (responses inherit their request's).
+    let target = kind === 'request' || kind === 'notification' ? targetOf(m) : null;
     if (kind === 'request') {
       let open = this.pending.get(connectionId);
       if (!open) this.pending.set(connectionId, (open = new Map()));
       // Bounded: a request never answered (a listen, a vanished client) must not stay forever.
       if (open.size >= MAX_PENDING) open.delete(open.keys().next().value as string);
-      open.set(`${direction}:${String(id)}`, { time: now, method });
+      open.set(`${direction}:${String(id)}`, { time: now, method, target });
     } else if ((kind === 'response' || kind === 'error') && id !== null) {
       const requestSide = direction === 'out' ? 'in' : 'out';
       const key = `${requestSide}:${String(id)}`;
@@ -121,6 +124,7 @@ export class TrafficLog {
         this.pending.get(connectionId)?.delete(key);
         durationMs = now - req.time;
         method = req.method;
+        target = req.target;
       }
     }
 
@@ -133,6 +137,7 @@ export class TrafficLog {
       direction,
       kind,
       method,
+      target,
       id,
       durationMs,
       bytes,
@@ -218,4 +223,25 @@ export class TrafficLog {
       for (const l of this.listeners) l(batch);
     }, this.options.batchMs ?? 50);
   }
+}
+
+/** Client-chosen strings shown as a target are cut to this. */
+const MAX_TARGET_CHARS = 300;
+
+/** The URI or tool name a request (or notification) is about, or null. */
+function targetOf(m: Message | null): string | null {
+  const params = m?.params as Record<string, unknown> | undefined;
+  if (!params || typeof params !== 'object') return null;
+  const args = params.arguments as Record<string, unknown> | undefined;
+  const raw =
+    m?.method === 'tools/call' && typeof params.name === 'string'
+      ? typeof args?.uri === 'string'
+        ? `${params.name} ${args.uri}`
+        : typeof args?.query === 'string'
+          ? `${params.name} "${args.query}"`
+          : params.name
+      : typeof params.uri === 'string'
+        ? params.uri
+        : null;
+  return raw === null ? null : raw.length > MAX_TARGET_CHARS ? `${raw.slice(0, MAX_TARGET_CHARS)}…` : raw;
 }

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 
 import type { ServerStatus, ShelfApi, TrafficEntry, TrafficQuery } from '../../../shared/shelfApi';
 import { formatBytes, formatClock } from '../format';
+import { CopyButton } from '../ui/CopyButton';
 import { partnerOf, type TrafficState } from './useTraffic';
 
 const ROW_HEIGHT = 28;
@@ -13,6 +14,37 @@ function pretty(payload: string): string {
   } catch {
     return payload;
   }
+}
+
+/** One row of the Calls view: a request with its answer (when it came), or a message without a pair. */
+interface CallRow {
+  first: TrafficEntry;
+  answer: TrafficEntry | null;
+}
+
+/** Pairs each request with its response in one pass (requests by connection, direction and id). */
+function toCalls(entries: readonly TrafficEntry[]): CallRow[] {
+  const rows: CallRow[] = [];
+  const open = new Map<string, CallRow>();
+  for (const e of entries) {
+    if (e.kind === 'request' && e.id !== null) {
+      const row = { first: e, answer: null };
+      open.set(`${e.connectionId}:${e.direction}:${String(e.id)}`, row);
+      rows.push(row);
+      continue;
+    }
+    if ((e.kind === 'response' || e.kind === 'error') && e.id !== null) {
+      const key = `${e.connectionId}:${e.direction === 'in' ? 'out' : 'in'}:${String(e.id)}`;
+      const row = open.get(key);
+      if (row) {
+        row.answer = e;
+        open.delete(key);
+        continue;
+      }
+    }
+    rows.push({ first: e, answer: null });
+  }
+  return rows;
 }
 
 function status(e: TrafficEntry): { text: string; tone: string } {
@@ -40,6 +72,8 @@ export function TrafficPanel({
   const [errorsOnly, setErrorsOnly] = useState(false);
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
+  const [calls, setCalls] = useState(true);
+  const [wrap, setWrap] = useState(true);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const { entries } = traffic;
@@ -68,8 +102,10 @@ export function TrafficPanel({
     );
   }, [entries, client, method, errorsOnly, text]);
 
+  const rows: CallRow[] = useMemo(() => (calls ? toCalls(visible) : visible.map((e) => ({ first: e, answer: null }))), [visible, calls]);
+
   const virtualizer = useVirtualizer({
-    count: visible.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 16,
@@ -77,8 +113,8 @@ export function TrafficPanel({
 
   // Follow the newest entries unless the reader scrolled up.
   useEffect(() => {
-    if (stickToBottom.current && visible.length > 0) virtualizer.scrollToIndex(visible.length - 1, { align: 'end' });
-  }, [visible.length, virtualizer]);
+    if (stickToBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, virtualizer]);
 
   const chosen = selected === null ? null : (entries.find((e) => e.seq === selected) ?? null);
   const partner = chosen ? partnerOf(entries, chosen) : null;
@@ -125,6 +161,14 @@ export function TrafficPanel({
           <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
         </label>
         <input className="input input-small grow" type="search" placeholder="Search messages" value={text} onChange={(e) => setText(e.target.value)} aria-label="Search messages" />
+        <div className="segmented" role="group" aria-label="Rows">
+          <button type="button" aria-pressed={calls} onClick={() => setCalls(true)} title="One row per call: the request with its status and duration">
+            Calls
+          </button>
+          <button type="button" aria-pressed={!calls} onClick={() => setCalls(false)} title="Every message on its own row">
+            Messages
+          </button>
+        </div>
         <span className="spacer" />
         <button type="button" className="btn btn-small" onClick={() => traffic.setPaused(!traffic.paused)} aria-pressed={traffic.paused}>
           {traffic.paused ? `Resume${traffic.held ? ` (${traffic.held} new)` : ''}` : 'Pause'}
@@ -147,7 +191,7 @@ export function TrafficPanel({
         <span>Client</span>
         <span />
         <span>Method</span>
-        <span>ID</span>
+        <span>Target</span>
         <span className="num">Duration</span>
         <span className="num">Size</span>
         <span>Status</span>
@@ -157,21 +201,23 @@ export function TrafficPanel({
         className="traffic-scroll"
         role="grid"
         aria-label="Messages"
-        aria-rowcount={visible.length}
+        aria-rowcount={rows.length}
         tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
           stickToBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
         }}
         onKeyDown={(e) => {
-          const i = visible.findIndex((x) => x.seq === selected);
+          if (e.key === 'Escape') return setSelected(null);
+          const i = rows.findIndex((x) => x.first.seq === selected || x.answer?.seq === selected);
           const n = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : null;
           if (n === null) return;
           e.preventDefault();
-          const target = visible[Math.max(0, Math.min(visible.length - 1, n))];
+          const to = Math.max(0, Math.min(rows.length - 1, n));
+          const target = rows[to];
           if (target) {
-            setSelected(target.seq);
-            virtualizer.scrollToIndex(visible.indexOf(target));
+            setSelected(target.first.seq);
+            virtualizer.scrollToIndex(to);
           }
         }}
       >
@@ -182,41 +228,74 @@ export function TrafficPanel({
         )}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
-            const e = visible[v.index] as TrafficEntry;
-            const s = status(e);
+            const row = rows[v.index] as CallRow;
+            const e = row.first;
+            const shown = row.answer ?? e;
+            const s = calls && e.kind === 'request' && !row.answer ? { text: 'waiting', tone: 'muted' } : status(shown);
+            const isSelected = selected === e.seq || (row.answer !== null && selected === row.answer.seq);
             return (
               <div
                 key={e.seq}
                 role="row"
                 data-testid="traffic-row"
-                data-kind={e.kind}
-                className={`traffic-row traffic-grid${selected === e.seq ? ' selected' : ''}${e.kind === 'error' ? ' is-error' : ''}`}
+                data-kind={shown.kind}
+                className={`traffic-row traffic-grid${isSelected ? ' selected' : ''}${shown.kind === 'error' ? ' is-error' : ''}`}
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
                 onClick={() => setSelected(e.seq)}
-                aria-selected={selected === e.seq}
+                aria-selected={isSelected}
               >
-                <span className="mono muted">{formatClock(e.time)}</span>
-                <span className="ellipsis" title={e.client ?? undefined}>
+                <span role="gridcell" className="mono muted">
+                  {formatClock(e.time)}
+                </span>
+                <span role="gridcell" className="ellipsis" title={e.client ?? undefined}>
                   {e.client ?? `#${e.connectionId}`}
                 </span>
-                <span className={`arrow arrow-${e.direction}`} title={e.direction === 'in' ? 'client → server' : 'server → client'}>
-                  {e.direction === 'in' ? '→' : '←'}
+                <span role="gridcell" className={`arrow arrow-${e.direction}`} title={row.answer ? 'request and response' : e.direction === 'in' ? 'client → server' : 'server → client'}>
+                  {row.answer ? '⇄' : e.direction === 'in' ? '→' : '←'}
                 </span>
-                <span className="mono ellipsis">{e.method ?? '—'}</span>
-                <span className="mono muted ellipsis">{e.id ?? ''}</span>
-                <span className="num mono">{e.durationMs !== null ? `${e.durationMs} ms` : ''}</span>
-                <span className="num mono muted">{formatBytes(e.bytes)}</span>
-                <span className={`status status-${s.tone}`}>{s.text}</span>
+                <span role="gridcell" className="mono ellipsis" title={e.id !== null ? `id ${String(e.id)}` : undefined}>
+                  {e.method ?? '—'}
+                </span>
+                <span role="gridcell" className="mono ellipsis target" title={e.target ?? undefined} data-testid="traffic-target">
+                  {e.target ? (e.target.startsWith('file://') ? decodeURIComponent(e.target.replace(/^file:\/\//, '')) : e.target) : ''}
+                </span>
+                <span role="gridcell" className="num mono">
+                  {shown.durationMs !== null ? `${shown.durationMs} ms` : ''}
+                </span>
+                <span role="gridcell" className="num mono muted">
+                  {formatBytes(shown.bytes)}
+                </span>
+                <span role="gridcell">
+                  <span className={`status status-${s.tone}`}>{s.text}</span>
+                </span>
               </div>
             );
           })}
         </div>
       </div>
       {chosen && (
-        <div className="traffic-detail" data-testid="traffic-detail">
+        <div className={`traffic-detail${wrap ? ' wrap' : ''}`} data-testid="traffic-detail">
+          <div className="detail-bar">
+            <span className="small muted">
+              {chosen.method ?? 'message'}
+              {chosen.id !== null ? ` · id ${String(chosen.id)}` : ''}
+              {chosen.target ? ` · ${chosen.target}` : ''}
+            </span>
+            <span className="spacer" />
+            <label className="check compact">
+              <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} /> Wrap
+            </label>
+            {request && <CopyButton text={pretty(request.payload)} label="Copy request" />}
+            {response && <CopyButton text={pretty(response.payload)} label="Copy response" />}
+            <button type="button" className="btn btn-small" onClick={() => setSelected(null)} aria-label="Close the message detail" title="Close (Esc)">
+              ✕
+            </button>
+          </div>
           <div className="detail-pane">
             <h3>Request {request ? <span className="muted small">{formatClock(request.time)}</span> : null}</h3>
-            <pre className="mono json">{request ? pretty(request.payload) : chosen.kind === 'notification' ? pretty(chosen.payload) : 'Not in the window (cleared or dropped).'}</pre>
+            <pre className="mono json" tabIndex={0}>
+              {request ? pretty(request.payload) : chosen.kind === 'notification' ? pretty(chosen.payload) : 'Not in the window (cleared or dropped).'}
+            </pre>
           </div>
           <div className="detail-pane">
             <h3>
@@ -229,7 +308,7 @@ export function TrafficPanel({
                 </span>
               ) : null}
             </h3>
-            <pre className="mono json">{response ? pretty(response.payload) : chosen.kind === 'notification' ? 'Notifications have no response.' : 'Waiting for the response…'}</pre>
+            <pre className="mono json" tabIndex={0}>{response ? pretty(response.payload) : chosen.kind === 'notification' ? 'Notifications have no response.' : 'Waiting for the response…'}</pre>
           </div>
         </div>
       )}
