@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 import type { Page } from '@playwright/test';
@@ -52,6 +53,20 @@ test('empty state explains the app and offers the path field', async ({ page, sh
   await expect(page.getByTestId('empty-state')).toContainText('publishes the folders you choose');
   await expect(page.getByLabel('Folder path')).toBeFocused();
   await shoot(page, '01-empty');
+  // Connecting a client can be read about before any folder exists.
+  await page.getByRole('tab', { name: 'Connect a client' }).click();
+  await expect(page.getByText('Claude Desktop').first()).toBeVisible();
+});
+
+test('a path typed with ~ is the home folder; a folder inside a published one is refused, saying why', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await addByPath(page, '~/surely-not-a-folder-here');
+  await expect(page.getByRole('status')).toContainText(`${os.homedir()}/surely-not-a-folder-here`);
+  await addByPath(page, root);
+  await expect(page.getByTestId('folder-card')).toHaveCount(1);
+  await addByPath(page, path.join(root, 'src'));
+  await expect(page.getByRole('status')).toContainText(`Already published as part of ${root}`);
+  await expect(page.getByTestId('folder-card')).toHaveCount(1);
 });
 
 test('a tab without the key says to open the printed address; the key in the address takes it out of the address bar', async ({ page, shelf }) => {
@@ -164,6 +179,12 @@ test('removing a folder takes it out of the tree and out of the client’s list'
     try {
       expect((await client.listResources()).resources).toHaveLength(7);
       await page.getByRole('button', { name: `Remove ${path.basename(root)}` }).click();
+      // A second click confirms; Cancel keeps it.
+      const confirm = page.getByRole('group', { name: `Confirm removing ${path.basename(root)}` });
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByTestId('folder-card')).toHaveCount(2);
+      await page.getByRole('button', { name: `Remove ${path.basename(root)}` }).click();
+      await confirm.getByRole('button', { name: 'Remove' }).click();
       await expect(page.getByTestId('folder-card')).toHaveCount(1);
       await expect(page.getByRole('treeitem', { name: /^src/ })).toHaveCount(0);
       await expect.poll(async () => (await client.listResources()).resources.map((r) => r.name)).toEqual(['keep.txt']);

@@ -128,15 +128,15 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
       {connection === 'locked' && folders === null ? (
         // Nothing was loaded: without the key nothing can be, so the window says how to get in instead of showing controls that cannot work.
         <main className="main">
-          <div className="empty-state" data-testid="locked-state">
-            <div className="drop-target">
-              <h1>Open MCP Shelf from its address</h1>
-              <p>
-                This tab has no key to the shelf. <code>mcp-shelf serve --ui</code> printed an address ending in <code>#token=…</code>: open that one. After a
-                restart the shelf prints a new address, and the old one no longer opens it.
-              </p>
-            </div>
-          </div>
+      <div className="empty-state" data-testid="locked-state">
+        <div className="drop-target">
+          <h1>Open MCP Shelf from its address</h1>
+          <p>
+            This tab has no key to the shelf. <code>mcp-shelf serve --ui</code> printed an address ending in <code>#token=…</code>: open that one. After a
+            restart the shelf prints a new address, and the old one no longer opens it.
+          </p>
+        </div>
+      </div>
         </main>
       ) : (
       <div className="layout">
@@ -162,81 +162,82 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         </aside>
 
         <main className="main">
-          {empty ? (
-            <div className="empty-state" data-testid="empty-state">
-              <div className="drop-target">
-                <span className="drop-icon" aria-hidden="true" />
-                <h1>Share folders with your AI clients</h1>
-                <p>
-                  MCP Shelf publishes the folders you choose, read-only, as MCP resources that Claude, VS Code, Cursor and other local clients can list and
-                  read.
-                </p>
-                <p className="muted">{host?.nativePicker ? 'Drop folders anywhere on this window, or' : 'Type the path of a folder to publish:'}</p>
-                <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} autoFocus />
+          <div className="tabs" role="tablist" aria-label="Panels" onKeyDown={onTabKey}>
+            {TABS.map((t, i) => (
+              <button
+                key={t.id}
+                id={`tab-${t.id}`}
+                type="button"
+                role="tab"
+                aria-selected={tab === t.id}
+                aria-controls={`panel-${t.id}`}
+                tabIndex={tab === t.id ? 0 : -1}
+                className="tab"
+                onClick={() => setTab(t.id)}
+                title={`${t.label} (Ctrl+${i + 1})`}
+              >
+                {t.label}
+                {t.id === 'traffic' && traffic.entries.length > 0 && <span className="tab-count">{traffic.entries.length.toLocaleString()}</span>}
+                {t.id === 'clients' && clients.length > 0 && <span className="tab-count">{clients.length}</span>}
+                {t.id === 'history' && access.asks.length > 0 && <span className="tab-count tab-count-alert">{access.asks.length} waiting</span>}
+              </button>
+            ))}
+          </div>
+          <div className="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+            {tab === 'preview' && empty && (
+              <div className="empty-state" data-testid="empty-state">
+                <div className="drop-target">
+                  <span className="drop-icon" aria-hidden="true" />
+                  <h1>Share folders with your AI clients</h1>
+                  <p>
+                    MCP Shelf publishes the folders you choose, read-only, as MCP resources that Claude, VS Code, Cursor and other local clients can list and
+                    read.
+                  </p>
+                  <p className="muted">{host?.nativePicker ? 'Drop folders anywhere on this window, or' : 'Type the path of a folder to publish (~ is your home folder):'}</p>
+                  <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} autoFocus />
+                  <p className="muted small">
+                    Then connect a client: the <strong>Connect a client</strong> tab has the config for Claude Desktop, VS Code, Cursor and Claude Code.
+                  </p>
+                </div>
               </div>
-            </div>
-          ) : (
-            <>
-              <div className="tabs" role="tablist" aria-label="Panels" onKeyDown={onTabKey}>
-                {TABS.map((t, i) => (
-                  <button
-                    key={t.id}
-                    id={`tab-${t.id}`}
-                    type="button"
-                    role="tab"
-                    aria-selected={tab === t.id}
-                    aria-controls={`panel-${t.id}`}
-                    tabIndex={tab === t.id ? 0 : -1}
-                    className="tab"
-                    onClick={() => setTab(t.id)}
-                    title={`${t.label} (Ctrl+${i + 1})`}
-                  >
-                    {t.label}
-                    {t.id === 'traffic' && traffic.entries.length > 0 && <span className="tab-count">{traffic.entries.length.toLocaleString()}</span>}
-                    {t.id === 'clients' && clients.length > 0 && <span className="tab-count">{clients.length}</span>}
-                    {t.id === 'history' && access.asks.length > 0 && <span className="tab-count tab-count-alert">{access.asks.length} waiting</span>}
-                  </button>
-                ))}
-              </div>
-              <div className="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-                {tab === 'preview' &&
-                  (selected ? (
-                    <Preview
-                      key={`${selected.uri}:${focus?.line ?? ''}`}
-                      readText={readText}
-                      updatedAt={updatedAt}
-                      openUri={openUri}
-                      focus={focus?.uri === selected.uri ? focus : undefined}
-                      resource={selected}
-                      preview={preview}
-                      loading={reading}
-                      access={access.byUri.get(selected.uri)}
-                      onHistory={() => showHistory(selected.uri)}
-                    />
-                  ) : (
-                    <div className="empty-small centered">
-                      <p>Select a file to see exactly what an MCP client receives for it.</p>
-                      <p className="muted small">Use the tree on the left; press / to filter.</p>
-                    </div>
-                  ))}
-                {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} log={status?.traffic ?? null} notify={(m) => notify('info', m)} />}
-                {tab === 'search' && folders && <SearchPanel api={api} folders={folders} onOpen={openHit} fail={fail} indexing={status?.search ?? null} />}
-                {tab === 'history' && folders && (
-                  <HistoryPanel
-                    api={api}
-                    folders={folders}
-                    lastSeq={access.lastSeq}
-                    onOpen={openUri}
-                    notify={(m) => notify('info', m)}
-                    fail={fail}
-                    initialUri={historyUri}
-                  />
-                )}
-                {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
-                {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
-              </div>
-            </>
-          )}
+            )}
+            {tab === 'preview' &&
+              !empty &&
+              (selected ? (
+                <Preview
+                  key={`${selected.uri}:${focus?.line ?? ''}`}
+                  readText={readText}
+                  updatedAt={updatedAt}
+                  openUri={openUri}
+                  focus={focus?.uri === selected.uri ? focus : undefined}
+                  resource={selected}
+                  preview={preview}
+                  loading={reading}
+                  access={access.byUri.get(selected.uri)}
+                  onHistory={() => showHistory(selected.uri)}
+                />
+              ) : (
+                <div className="empty-small centered">
+                  <p>Select a file to see exactly what an MCP client receives for it.</p>
+                  <p className="muted small">Use the tree on the left; press / to filter.</p>
+                </div>
+              ))}
+            {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} log={status?.traffic ?? null} notify={(m) => notify('info', m)} />}
+            {tab === 'search' && folders && <SearchPanel api={api} folders={folders} onOpen={openHit} fail={fail} indexing={status?.search ?? null} />}
+            {tab === 'history' && folders && (
+              <HistoryPanel
+                api={api}
+                folders={folders}
+                lastSeq={access.lastSeq}
+                onOpen={openUri}
+                notify={(m) => notify('info', m)}
+                fail={fail}
+                initialUri={historyUri}
+              />
+            )}
+            {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
+            {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
+          </div>
         </main>
       </div>
       )}

@@ -44,6 +44,13 @@ describe('ShelfService on real folders', () => {
     ]);
     await eventually(() => listChanged > 0, 3000, 'list_changed');
     expect(await names()).toEqual(['one.txt', 'skip.log', 'two.md']);
+    // A folder inside a published one, or around it, would publish the same files twice.
+    await mkdir(path.join(a, 'sub'));
+    expect((await svc.service.addFolders([path.join(a, 'sub'), path.dirname(a)])).refused).toEqual([
+      { path: path.join(a, 'sub'), reason: `Already published as part of ${a}` },
+      { path: path.dirname(a), reason: `Holds ${a}, which is published on its own: remove that one first` },
+    ]);
+    await rm(path.join(a, 'sub'), { recursive: true });
     const saved = JSON.parse(await readFile(path.join(svc.dir, 'settings.json'), 'utf8'));
     expect(saved.folders.map((f: { path: string }) => f.path)).toEqual([a, b]);
     const folders = await svc.service.listFolders();

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 import type { AddFoldersResult, FolderInfo, FolderOptions, ResourcePage } from '../../../shared/shelfApi.js';
@@ -25,6 +26,17 @@ export function folderOptions(given: Partial<Omit<FolderOptions, 'enabled'>> = {
     extraIgnore: given.extraIgnore ?? [],
     askBeforeRead: given.askBeforeRead ?? false,
   };
+}
+
+/** `~` and `~/…` mean the home folder, as in a shell (the server's working directory means nothing to the person typing). */
+export function expandHome(p: string): string {
+  return p === '~' || p.startsWith('~/') || p.startsWith(`~${path.sep}`) ? path.join(os.homedir(), p.slice(1)) : p;
+}
+
+/** Whether `inner` is strictly below `outer`. */
+function isInside(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 const ruleOptions = (o: FolderOptions): RuleOptions => ({ showHidden: o.showHidden, gitignore: o.gitignore, extraIgnore: o.extraIgnore });
@@ -92,7 +104,7 @@ export class FolderRegistry {
         result.refused.push({ path: String(raw), reason: 'Not a path' });
         continue;
       }
-      const abs = path.resolve(raw.trim());
+      const abs = path.resolve(expandHome(raw.trim()));
       const problem = await folderProblem(abs);
       if (problem) {
         result.refused.push({ path: abs, reason: problem });
@@ -100,6 +112,17 @@ export class FolderRegistry {
       }
       if (this.folders.some((f) => f.path === abs)) {
         result.refused.push({ path: abs, reason: 'Already published' });
+        continue;
+      }
+      // One file, one URI: a folder inside a published one (or around it) would publish the same files twice.
+      const outer = this.folders.find((f) => isInside(f.path, abs));
+      if (outer) {
+        result.refused.push({ path: abs, reason: `Already published as part of ${outer.path}` });
+        continue;
+      }
+      const inner = this.folders.find((f) => isInside(abs, f.path));
+      if (inner) {
+        result.refused.push({ path: abs, reason: `Holds ${inner.path}, which is published on its own: remove that one first` });
         continue;
       }
       const f: ManagedFolder = { path: abs, options: folderOptions(), saved: true, published: null, failure: null };

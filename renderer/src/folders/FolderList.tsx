@@ -30,6 +30,8 @@ export function FolderList({
   onOptions: (path: string, options: Partial<Omit<FolderOptions, 'enabled'>>) => Promise<void>;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
+  /** The folder whose Remove waits for a second click (nothing on disk changes, but clients lose its files). */
+  const [confirming, setConfirming] = useState<string | null>(null);
   return (
     <ul className="folder-list" aria-label="Published folders">
       {folders.map((f) => (
@@ -76,15 +78,35 @@ export function FolderList({
             >
               Options
             </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-small"
-              onClick={() => onRemove(f.path)}
-              title="Stop publishing this folder (nothing on disk changes)"
-              aria-label={`Remove ${baseName(f.path)}`}
-            >
-              Remove
-            </button>
+            {confirming === f.path ? (
+              <span className="confirm" role="group" aria-label={`Confirm removing ${baseName(f.path)}`}>
+                <span className="small muted">Stop publishing? Files stay on disk.</span>
+                <button
+                  type="button"
+                  className="btn btn-small btn-danger"
+                  onClick={() => {
+                    setConfirming(null);
+                    onRemove(f.path);
+                  }}
+                  autoFocus
+                >
+                  Remove
+                </button>
+                <button type="button" className="btn btn-small" onClick={() => setConfirming(null)}>
+                  Cancel
+                </button>
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                onClick={() => setConfirming(f.path)}
+                title="Stop publishing this folder (nothing on disk changes)"
+                aria-label={`Remove ${baseName(f.path)}`}
+              >
+                Remove
+              </button>
+            )}
           </div>
           {editing === f.path && <FolderOptionsEditor folder={f} onSave={(o) => onOptions(f.path, o)} onClose={() => setEditing(null)} />}
         </li>
