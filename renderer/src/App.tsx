@@ -101,7 +101,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
       <header className="topbar">
         <div className="brand">
           <span className="logo" aria-hidden="true" />
-          <span className="brand-name">MCP Shelf</span>
+          <h1 className="brand-name">MCP Shelf</h1>
         </div>
         <div className="topbar-status" data-testid="topbar-status">
           <span className={`dot ${connection === 'open' ? 'dot-watching' : 'dot-missing'}`} aria-hidden="true" />
@@ -130,7 +130,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         <main className="main">
       <div className="empty-state" data-testid="locked-state">
         <div className="drop-target">
-          <h1>Open MCP Shelf from its address</h1>
+          <h2 className="empty-title">Open MCP Shelf from its address</h2>
           <p>
             This tab has no key to the shelf. <code>mcp-shelf serve --ui</code> printed an address ending in <code>#token=…</code>: open that one. After a
             restart the shelf prints a new address, and the old one no longer opens it.
@@ -188,7 +188,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
               <div className="empty-state" data-testid="empty-state">
                 <div className="drop-target">
                   <span className="drop-icon" aria-hidden="true" />
-                  <h1>Share folders with your AI clients</h1>
+                  <h2 className="empty-title">Share folders with your AI clients</h2>
                   <p>
                     MCP Shelf publishes the folders you choose, read-only, as MCP resources that Claude, VS Code, Cursor and other local clients can list and
                     read.
