@@ -59,6 +59,8 @@ export function ResourceTree({
       if (f.state === 'disabled') continue;
       if (filter.trim()) {
         const matches = filterRows(f.path, resources.get(f.path) ?? [], filter);
+        // A folder with no match is left out while filtering.
+        if (matches.length === 0) continue;
         out.push({ type: 'folder-root', key: `${f.path}\u0000`, folder: f.path, depth: 0, label: baseName(f.path), count: matches.length, expanded: true });
         out.push(...matches);
       } else {
@@ -111,6 +113,7 @@ export function ResourceTree({
   };
 
   const total = folders.reduce((n, f) => n + (resources.get(f.path)?.length ?? 0), 0);
+  const filterWords = filter.toLowerCase().split(/\s+/).filter(Boolean);
 
   return (
     <section className="resource-tree" aria-label="Published files">
@@ -124,6 +127,22 @@ export function ResourceTree({
           onChange={(e) => {
             setFilter(e.target.value);
             setActive(0);
+          }}
+          onKeyDown={(e) => {
+            // ↓ goes into the results, Enter opens the first match, Escape clears.
+            const first = rows.findIndex((r) => r.type === 'file');
+            if (e.key === 'ArrowDown' && rows.length > 0) {
+              e.preventDefault();
+              setActive(Math.max(0, first));
+              scrollRef.current?.focus();
+            } else if (e.key === 'Enter' && first >= 0) {
+              e.preventDefault();
+              setActive(first);
+              activate(first);
+            } else if (e.key === 'Escape' && filter) {
+              e.preventDefault();
+              setFilter('');
+            }
           }}
           aria-label="Filter files"
           spellCheck={false}
@@ -164,7 +183,16 @@ export function ResourceTree({
                 {row.type === 'file' ? (
                   <>
                     <span className="tree-icon file-icon" aria-hidden="true" />
-                    <span className="tree-label">{row.label}</span>
+                    {filter.trim() ? (
+                      <span className="tree-label tree-match">
+                        <span className="tree-name">
+                          <Marked text={row.resource.title} words={filterWords} />
+                        </span>
+                        <span className="tree-dir">{`\u200E${row.resource.name.slice(0, -row.resource.title.length).replace(/\/$/, '')}\u200E`}</span>
+                      </span>
+                    ) : (
+                      <span className="tree-label">{row.label}</span>
+                    )}
                     {read && (
                       <span className="read-mark" title={describeAccess(read, formatWhen)} data-testid="read-mark">
                         <span className="visually-hidden">{describeAccess(read, formatWhen)}</span>
@@ -187,5 +215,16 @@ export function ResourceTree({
         </div>
       </div>
     </section>
+  );
+}
+
+/** `text` with each filter word's occurrences marked. */
+function Marked({ text, words }: { text: string; words: readonly string[] }) {
+  if (words.length === 0) return <>{text}</>;
+  const pattern = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'gi');
+  return (
+    <>
+      {text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>))}
+    </>
   );
 }
