@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
 
 import type { SearchHit, ShelfApi } from '../../shared/shelfApi';
 import { AskPrompt } from './access/AskPrompt';
@@ -37,12 +38,21 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const traffic = useTraffic(api, status?.traffic.maxEntries);
   const access = useAccess(api, connection === 'open', fail);
   const [tab, setTab] = useState<Tab>('preview');
+  // The sidebar's width is the person's: dragged, collapsed (button or Ctrl+B), and kept across reloads.
+  const savedLayout = useDefaultLayout({ id: 'mcp-shelf-layout', storage: localStorage });
+  const sidebarRef = usePanelRef();
+  const toggleSidebar = useCallback(() => {
+    const panel = sidebarRef.current;
+    if (!panel) return;
+    if (panel.isCollapsed()) panel.expand();
+    else panel.collapse();
+  }, [sidebarRef]);
   /** The file whose history the History tab shows (null: all). */
   const [historyUri, setHistoryUri] = useState<string | null>(null);
   /** A search result being shown: the preview goes to its line. */
   const [focus, setFocus] = useState<{ uri: string; line: number; inText: boolean } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
-  const onTabKey = useShortcuts(tab, setTab, filterRef);
+  const onTabKey = useShortcuts(tab, setTab, filterRef, toggleSidebar);
 
   const select = useCallback(
     (r: Parameters<typeof selectFile>[0]) => {
@@ -99,6 +109,9 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   return (
     <div className="app" {...drop.handlers}>
       <header className="topbar">
+        <button type="button" className="btn btn-ghost btn-small sidebar-toggle" onClick={toggleSidebar} aria-label="Show or hide the sidebar" title="Show or hide the sidebar (Ctrl+B)">
+          <span className="sidebar-toggle-icon" aria-hidden="true" />
+        </button>
         <div className="brand">
           <span className="logo" aria-hidden="true" />
           <h1 className="brand-name">MCP Shelf</h1>
@@ -139,7 +152,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
       </div>
         </main>
       ) : (
-      <div className="layout">
+      <Group className="layout" orientation="horizontal" {...savedLayout}>
+        <Panel id="sidebar" className="sidebar-panel" defaultSize="30" minSize={220} maxSize="55" collapsible collapsedSize={0} panelRef={sidebarRef}>
         <aside className="sidebar" aria-label="Folders and files">
           <div className="sidebar-head">
             <h2>Folders</h2>
@@ -160,7 +174,9 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           )}
           {empty && <p className="muted sidebar-empty">Nothing is published yet. Folders you add appear here, with their files below.</p>}
         </aside>
-
+        </Panel>
+        <Separator className="sidebar-resizer" aria-label="Resize the sidebar (double-click to hide or show it)" />
+        <Panel id="main" minSize={320} className="main-panel">
         <main className="main">
           <div className="tabs" role="tablist" aria-label="Panels" onKeyDown={onTabKey}>
             {TABS.map((t, i) => (
@@ -239,7 +255,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
             {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
           </div>
         </main>
-      </div>
+        </Panel>
+      </Group>
       )}
 
       {drop.dragging && (

@@ -11,16 +11,20 @@ export const TABS: Array<{ id: Tab; label: string }> = [
 ];
 
 /**
- * Window-wide keys: / focuses the file filter, Ctrl/Cmd+1…6 switch panels;
+ * Window-wide keys: / focuses the file filter, Ctrl/Cmd+1…6 switch panels,
+ * Ctrl/Cmd+B shows or hides the sidebar;
  * and ←/→ on the tab list (returned, to put on it).
  */
-export function useShortcuts(tab: Tab, setTab: (t: Tab) => void, filterRef: RefObject<HTMLInputElement | null>): (e: KeyboardEvent) => void {
+export function useShortcuts(tab: Tab, setTab: (t: Tab) => void, filterRef: RefObject<HTMLInputElement | null>, toggleSidebar?: () => void): (e: KeyboardEvent) => void {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
       if (e.key === '/' && !typing) {
         e.preventDefault();
         filterRef.current?.focus();
+      } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'b' && toggleSidebar) {
+        e.preventDefault();
+        toggleSidebar();
       } else if ((e.ctrlKey || e.metaKey) && /^[1-6]$/.test(e.key)) {
         e.preventDefault();
         setTab((TABS[Number(e.key) - 1] as { id: Tab }).id);
@@ -28,7 +32,7 @@ export function useShortcuts(tab: Tab, setTab: (t: Tab) => void, filterRef: RefO
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setTab, filterRef]);
+  }, [setTab, filterRef, toggleSidebar]);
 
   return useCallback(
     (e: KeyboardEvent) => {

@@ -188,7 +188,7 @@ export function ResourceTree({
                         <span className="tree-name">
                           <Marked text={row.resource.title} words={filterWords} />
                         </span>
-                        <span className="tree-dir">{`\u200E${row.resource.name.slice(0, -row.resource.title.length).replace(/\/$/, '')}\u200E`}</span>
+                        <span className="tree-parent">{`\u200E${row.resource.name.slice(0, -row.resource.title.length).replace(/\/$/, '')}\u200E`}</span>
                       </span>
                     ) : (
                       <span className="tree-label">{row.label}</span>
