@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, SHOTS, test } from './shelfFixture.js';
+import { expect, shoot, SHOTS, test } from './shelfFixture.js';
 
 /** The person decides what clients read: the ask prompt, the read marks, the history view. */
 
@@ -22,13 +22,6 @@ test.afterEach(async () => {
   await rm(openDir, { recursive: true, force: true });
 });
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function publish(page: Page, folder: string): Promise<void> {
   await page.getByLabel('Folder path').fill(folder);

@@ -1,11 +1,9 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import type { Page } from '@playwright/test';
-
 import { docx, pdfWithText } from '../../test/support/documents.js';
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, SHOTS, test } from './shelfFixture.js';
+import { expect, shoot, test } from './shelfFixture.js';
 
 /** Content search in the window: ranked hits with marked snippets, keyboard, and a jump to the line (in a document's text too). */
 
@@ -27,13 +25,6 @@ test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 test('search file contents and documents, open a hit at its line', async ({ page, shelf }) => {
   await page.goto(shelf.url);

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { test as base } from '@playwright/test';
+import { type Page, test as base } from '@playwright/test';
 
 import { CLI } from '../../test/support/shelfProcess.js';
 
@@ -55,3 +55,12 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
 export { expect } from '@playwright/test';
 
 export const SHOTS = path.resolve('test-results', 'screenshots');
+
+/** A screenshot of the page in light and in dark (`NAME-light.png`, `NAME-dark.png`). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

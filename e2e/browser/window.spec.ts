@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, SHOTS, test } from './shelfFixture.js';
+import { expect, shoot, test } from './shelfFixture.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAKUlEQVR42mNkYPhfz0AEYBxVSF+FjIyM/4lRyDiqkL4KR8NhVCF9FQIAT6sP8dYf2qIAAAAASUVORK5CYII=',
@@ -30,13 +30,6 @@ test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function addByPath(page: Page, folder: string): Promise<void> {
   await page.getByLabel('Folder path').fill(folder);

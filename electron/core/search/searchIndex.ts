@@ -1,10 +1,13 @@
 import picomatch from 'picomatch';
 
+import type { SearchHit } from '../../../shared/shelfApi.js';
 import { documentKind, textUriOf } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
 import { InvertedIndex } from './invertedIndex.js';
 import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
+
+export type { SearchHit };
 
 /**
  * Ranked full-text search over the published text: text files and the text
@@ -13,18 +16,6 @@ import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQue
  * follows the library's changes file by file, and builds in slices of a few
  * milliseconds so serving never waits for it.
  */
-
-export interface SearchHit {
-  /** What to read: the file, or for a document its text (`?as=text`). */
-  uri: string;
-  /** The file's URI (the same as uri for a text file). */
-  fileUri: string;
-  folder: string;
-  path: string;
-  score: number;
-  line: number;
-  snippet: string;
-}
 
 export interface SearchPage {
   hits: SearchHit[];

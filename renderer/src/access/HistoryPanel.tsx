@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 
 import type { AccessEntry, FolderInfo, HistoryExportFormat, HistoryPage, HistoryQuery, ShelfApi } from '../../../shared/shelfApi';
+import { baseName } from '../folders/FolderList';
+import { FolderSelect } from '../folders/FolderSelect';
 import { formatBytes, formatWhen } from '../format';
 import { HistorySettings } from './HistorySettings';
 
@@ -26,7 +28,6 @@ function shortPath(e: AccessEntry): string {
   }
 }
 
-const baseName = (p: string) => p.split(/[\\/]/).filter(Boolean).pop() ?? p;
 
 function download(text: string, format: HistoryExportFormat): void {
   const url = URL.createObjectURL(new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
@@ -137,14 +138,7 @@ export function HistoryPanel({
             </option>
           ))}
         </select>
-        <select className="input input-small" value={folder} onChange={(e) => setFolder(e.target.value)} aria-label="Folder">
-          <option value="">All folders</option>
-          {folders.map((f) => (
-            <option key={f.path} value={f.path}>
-              {baseName(f.path)}
-            </option>
-          ))}
-        </select>
+        <FolderSelect folders={folders} value={folder} onChange={setFolder} />
         <select className="input input-small" value={outcome} onChange={(e) => setOutcome(e.target.value as typeof outcome)} aria-label="Outcome">
           <option value="">Any outcome</option>
           <option value="ok">Read</option>

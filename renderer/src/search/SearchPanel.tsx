@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
 import type { FolderInfo, SearchHit, SearchResults, ShelfApi } from '../../../shared/shelfApi';
 import { baseName } from '../folders/FolderList';
+import { FolderSelect } from '../folders/FolderSelect';
 
 /** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
 function Snippet({ text }: { text: string }) {
@@ -100,14 +101,7 @@ export function SearchPanel({
           spellCheck={false}
           disabled={!indexing}
         />
-        <select className="input input-small" value={folder} onChange={(e) => setFolder(e.target.value)} aria-label="Folder">
-          <option value="">All folders</option>
-          {folders.map((f) => (
-            <option key={f.path} value={f.path}>
-              {baseName(f.path)}
-            </option>
-          ))}
-        </select>
+        <FolderSelect folders={folders} value={folder} onChange={setFolder} />
       </div>
       <p className="search-status small muted" data-testid="search-status" aria-live="polite">
         {!indexing
