@@ -8,7 +8,7 @@ import { expect, test } from './shelfFixture.js';
 
 let root: string;
 test.beforeEach(async () => {
-  root = await makeTree({ 'notes/today.md': '# Today\n\nfirst draft\n', 'other.txt': 'x' }, 'e2e-live-');
+  root = await makeTree({ 'notes/today.md': '# Today\n\nfirst draft\n', 'other.txt': 'x', 'empty.txt': '' }, 'e2e-live-');
 });
 test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });
@@ -29,6 +29,14 @@ test('an edit on disk refreshes the preview (with an “updated” mark) and the
   await expect(page.getByTestId('code-view')).toContainText('second draft', { timeout: 5000 });
   await expect(page.getByTestId('updated-mark')).toBeVisible();
   await expect(row).toContainText('264 B');
+});
+
+test('an empty file says so instead of showing a blank pane', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await page.getByLabel('Folder path').fill(root);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByTestId('file-row').filter({ hasText: 'empty.txt' }).click();
+  await expect(page.getByTestId('empty-file')).toContainText('This file is empty (0 bytes)');
 });
 
 test('the same notice twice is counted on one toast, not stacked', async ({ page, shelf }) => {

@@ -101,13 +101,20 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
   await shoot(page, '03-preview-text');
 
   await page.getByTestId('raw-toggle').click();
-  await expect(page.getByTestId('code-view')).toContainText('"jsonrpc": "2.0"');
+  // The result the client gets, without an invented envelope; the choice stays for the next file.
+  await expect(page.getByTestId('code-view')).toContainText('"result": {');
+  await expect(page.getByTestId('code-view')).not.toContainText('"id"');
+  await openFile(page, null, 'package.json');
+  await expect(page.getByTestId('raw-toggle')).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'Preview', exact: true }).click();
 
   await openFile(page, 'assets', 'logo.png');
   const img = page.getByTestId('image-view');
   await expect(img).toBeVisible();
   expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(16);
+  await expect(page.getByTestId('image-size')).toHaveText('16 × 16 px · fit');
+  await img.click();
+  await expect(page.getByTestId('image-size')).toHaveText('16 × 16 px · actual size');
   await shoot(page, '04-preview-image');
 
   await openFile(page, null, 'data.bin');

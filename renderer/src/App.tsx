@@ -49,6 +49,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   }, [sidebarRef]);
   /** The file whose history the History tab shows (null: all). */
   const [historyUri, setHistoryUri] = useState<string | null>(null);
+  /** Preview or raw response, kept while moving from file to file. */
+  const [rawMode, setRawMode] = useState(false);
   /** A search result being shown: the preview goes to its line. */
   const [focus, setFocus] = useState<{ uri: string; line: number; inText: boolean } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
@@ -225,6 +227,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                   readText={readText}
                   updatedAt={updatedAt}
                   openUri={openUri}
+                  raw={rawMode}
+                  setRaw={setRawMode}
                   focus={focus?.uri === selected.uri ? focus : undefined}
                   resource={selected}
                   preview={preview}

@@ -22,6 +22,24 @@ function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string
   return url;
 }
 
+/** An image with its pixel size; a click switches between fitting the pane and actual size. */
+function ImageView({ src, name }: { src: string; name: string }) {
+  const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+  const [actual, setActual] = useState(false);
+  return (
+    <div className={`media-view checkerboard${actual ? ' actual-size' : ''}`}>
+      <button type="button" className="image-button" onClick={() => setActual(!actual)} title={actual ? 'Fit to the pane' : 'Actual size'} aria-pressed={actual}>
+        <img src={src} alt={name} data-testid="image-view" onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
+      </button>
+      {size && (
+        <span className="chip image-size" data-testid="image-size">
+          {size.w} × {size.h} px · {actual ? 'actual size' : 'fit'}
+        </span>
+      )}
+    </div>
+  );
+}
+
 /** The body of a preview, by kind: what a person would want to see of what the client got. */
 export function PreviewBody({ preview, name, focusLine, markdown }: { preview: ReadPreview; name: string; focusLine?: number; markdown?: MarkdownContext }) {
   const kind: PreviewKind = previewKind(preview);
@@ -48,11 +66,7 @@ export function PreviewBody({ preview, name, focusLine, markdown }: { preview: R
   switch (kind) {
     case 'image': {
       const src = 'text' in c ? `data:${c.mimeType};charset=utf-8,${encodeURIComponent(c.text)}` : `data:${c.mimeType};base64,${c.blob}`;
-      return (
-        <div className="media-view checkerboard">
-          <img src={src} alt={name} data-testid="image-view" />
-        </div>
-      );
+      return <ImageView src={src} name={name} />;
     }
     case 'audio':
       return <div className="media-view">{blobUrl && <audio controls src={blobUrl} data-testid="audio-view" />}</div>;
@@ -107,6 +121,13 @@ export function PreviewBody({ preview, name, focusLine, markdown }: { preview: R
       );
     }
     default:
+      if ('text' in c && c.text === '') {
+        return (
+          <p className="note" data-testid="empty-file">
+            This file is empty (0 bytes): a client gets an empty text.
+          </p>
+        );
+      }
       return <CodeView text={'text' in c ? c.text : ''} language={languageFor(name, c.mimeType)} focusLine={focusLine} />;
   }
 }
@@ -122,6 +143,8 @@ export function Preview({
   focus,
   updatedAt,
   openUri,
+  raw: rawProp,
+  setRaw: setRawProp,
 }: {
   resource: ResourceInfo;
   preview: ReadPreview | null;
@@ -138,8 +161,13 @@ export function Preview({
   updatedAt?: number | null;
   /** Opens another published file (a markdown link). */
   openUri?: (uri: string) => void;
+  /** Preview or raw response: the person's choice, kept from file to file. */
+  raw?: boolean;
+  setRaw?: (raw: boolean) => void;
 }) {
-  const [raw, setRaw] = useState(false);
+  const [ownRaw, setOwnRaw] = useState(false);
+  const raw = rawProp ?? ownRaw;
+  const setRaw = setRawProp ?? setOwnRaw;
   const isDocument = DOCUMENT.test(resource.name);
   const [asText, setAsText] = useState(focus?.inText ?? false);
   const [text, setText] = useState<ReadPreview | null>(null);

@@ -20,14 +20,13 @@ export function previewKind(preview: ReadPreview): PreviewKind {
   return 'hex';
 }
 
-/** Long text and blobs shown elided, so the raw view of a 10 MB file stays light. */
-export function rawResponseText(preview: ReadPreview, id: number | string = 1, maxChars = 2000): string {
-  const elide = (s: string) => (s.length > maxChars ? `${s.slice(0, maxChars)}… [${s.length} chars elided]` : s);
-  if (!preview.ok) return JSON.stringify({ jsonrpc: '2.0', id, error: preview.error }, null, 2);
-  const contents = preview.result.contents.map((c) =>
-    'text' in c ? { ...c, text: elide(c.text) } : { ...c, blob: elide(c.blob) },
-  );
-  return JSON.stringify({ jsonrpc: '2.0', id, result: { contents } }, null, 2);
+/** The response's result (or error) as JSON; strings past a million characters elided, so a 7 MiB blob stays viewable. */
+export function rawResponseText(preview: ReadPreview, maxChars = 1_000_000): string {
+  const elide = (s: string) => (s.length > maxChars ? `${s.slice(0, maxChars)}… [${(s.length - maxChars).toLocaleString('en')} more characters]` : s);
+  // What the client's response carries — its `result` or its `error` — without an invented envelope or id.
+  if (!preview.ok) return JSON.stringify({ error: preview.error }, null, 2);
+  const contents = preview.result.contents.map((c) => ('text' in c ? { ...c, text: elide(c.text) } : { ...c, blob: elide(c.blob) }));
+  return JSON.stringify({ result: { contents } }, null, 2);
 }
 
 /** Bytes of a base64 blob, for the hex view and media URLs. */
