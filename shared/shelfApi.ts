@@ -27,6 +27,12 @@ export interface FolderInfo {
   indexMs: number | null;
   /** Saved in settings (false: given on the command line for this run only). */
   saved: boolean;
+  /**
+   * What the last full index left out, by rule — secrets (always), dotfiles,
+   * extra patterns, .gitignore — with how many (an excluded folder counts
+   * once) and the first few paths (folders end with /).
+   */
+  hidden: Array<{ rule: 'secret' | 'dotfile' | 'extra' | 'gitignore'; count: number; examples: string[] }>;
 }
 
 export interface ResourceInfo {

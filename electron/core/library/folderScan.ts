@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 
 import { contentKind, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
 import { readRegularHead } from './regularFile.js';
-import type { FolderRules } from './rules.js';
+import type { FolderRules, HiddenRule } from './rules.js';
 import { joinRel, relativeBelow } from './uriPath.js';
 
 /** One published file, keyed by its folder-relative path with `/`. */
@@ -66,8 +66,8 @@ export async function scanTree(
   rules: FolderRules,
   dirRel: string,
   into: Map<string, FileEntry>,
-  /** Told of each directory the rules exclude (it is not walked). */
-  onExcludedDir?: (rel: string) => void,
+  /** Told of each entry the rules exclude, and which rule (an excluded directory is not walked). */
+  onExcluded?: (rel: string, isDir: boolean, rule: HiddenRule) => void,
 ): Promise<void> {
   const pending = [dirRel];
   let first = true;
@@ -86,10 +86,13 @@ export async function scanTree(
     for (const d of dirents) {
       const rel = dir === '' ? d.name : `${dir}/${d.name}`;
       if (d.isDirectory()) {
-        if (!rules.excludes(rel, true)) pending.push(rel);
-        else onExcludedDir?.(rel);
-      } else if ((d.isFile() || d.isSymbolicLink()) && !rules.excludes(rel, false)) {
-        files.push(rel);
+        const rule = rules.excludedBy(rel, true);
+        if (rule === null) pending.push(rel);
+        else onExcluded?.(rel, true, rule);
+      } else if (d.isFile() || d.isSymbolicLink()) {
+        const rule = rules.excludedBy(rel, false);
+        if (rule === null) files.push(rel);
+        else onExcluded?.(rel, false, rule);
       }
     }
     for (const rel of files) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { subscribe as subscribeNative } from '@parcel/watcher';
 
 import { examineFile, type FileEntry,scanTree } from './folderScan.js';
-import { FolderRules, type RuleOptions } from './rules.js';
+import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
 import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
 
 export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
@@ -166,15 +166,17 @@ export class PublishedFolder {
     // Watching starts first, so nothing that changes during the scan is missed.
     await this.startWatcher(false);
     const fresh = new Map<string, FileEntry>();
-    const excluded: string[] = [];
+    const hidden = hiddenTally();
+    const excluded = hidden.dirs;
     try {
-      await scanTree(this.realRoot, this.rules, '', fresh, (rel) => excluded.push(rel));
+      await scanTree(this.realRoot, this.rules, '', fresh, hidden.note);
     } catch (err) {
       await this.watcher?.close();
       this.watcher = null;
       throw err;
     }
     await this.unwatch(excluded);
+    this.hidden = hidden.summary();
     const change = this.replaceEntries(fresh);
     this.indexMs = performance.now() - started;
     if (this.state === 'indexing') this.state = 'watching';
@@ -183,6 +185,9 @@ export class PublishedFolder {
     this.startRootCheck();
     if (change.added.length + change.removed.length > 0) this.events.onChange(this, change);
   }
+
+  /** What the last full index left out, by rule (counts, and a few examples each). */
+  hidden: HiddenSummary[] = [];
 
   /** Milliseconds the last full index took (from start until its files were listed), or null before one. */
   indexMs: number | null = null;
@@ -357,15 +362,17 @@ export class PublishedFolder {
       this.reindexes++;
       this.dirtyFiles.clear();
       const fresh = new Map<string, FileEntry>();
-      const excluded: string[] = [];
+      const hidden = hiddenTally();
+      const excluded = hidden.dirs;
       this.rules.resetGitignores();
       try {
-        await scanTree(this.realRoot, this.rules, '', fresh, (rel) => excluded.push(rel));
+        await scanTree(this.realRoot, this.rules, '', fresh, hidden.note);
       } catch {
         await this.checkRoot();
         return;
       }
       await this.unwatch(excluded); // a .gitignore may have changed what is excluded
+      this.hidden = hidden.summary();
       const change = this.replaceEntries(fresh);
       if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
       return;
@@ -536,4 +543,31 @@ export function compareCodeUnits(a: string, b: string): number {
 
 export function folderName(root: string): string {
   return path.basename(root) || root;
+}
+
+/** Entries a full index left out under one rule: how many (an excluded folder counts once), and the first few. */
+export interface HiddenSummary {
+  rule: HiddenRule;
+  count: number;
+  examples: string[];
+}
+
+/** Examples kept per rule. */
+const HIDDEN_EXAMPLES = 12;
+
+/** Counts what a scan excludes, by rule, and keeps the excluded folders (they are then left unwatched). */
+function hiddenTally() {
+  const byRule = new Map<HiddenRule, HiddenSummary>();
+  const dirs: string[] = [];
+  return {
+    dirs,
+    note: (rel: string, isDir: boolean, rule: HiddenRule) => {
+      if (isDir) dirs.push(rel);
+      let s = byRule.get(rule);
+      if (!s) byRule.set(rule, (s = { rule, count: 0, examples: [] }));
+      s.count++;
+      if (s.examples.length < HIDDEN_EXAMPLES) s.examples.push(isDir ? `${rel}/` : rel);
+    },
+    summary: () => [...byRule.values()].sort((a, b) => b.count - a.count),
+  };
 }

@@ -56,6 +56,9 @@ export const SECRET_PATTERNS = [
   '.config/gcloud',
 ];
 
+/** Why an entry is not published: a secret (always), a dotfile, an extra pattern, or a .gitignore. */
+export type HiddenRule = 'secret' | 'dotfile' | 'extra' | 'gitignore';
+
 export interface RuleOptions {
   showHidden: boolean;
   gitignore: boolean;
@@ -108,17 +111,23 @@ export class FolderRules {
    * directories count too, so a path under an ignored directory is excluded.
    */
   excludes(rel: string, isDir: boolean): boolean {
-    if (rel === '' || rel.startsWith('/')) return rel !== '';
+    return this.excludedBy(rel, isDir) !== null;
+  }
+
+  /** Which rule hides the entry at `rel`, or null when it is published (the window explains what is hidden, by rule). */
+  excludedBy(rel: string, isDir: boolean): HiddenRule | null {
+    if (rel === '' || rel.startsWith('/')) return rel !== '' ? 'secret' : null;
     const probe = isDir ? `${rel}/` : rel;
-    if ((this.options.showHidden ? secrets : secretsAndDotfiles).ignores(probe)) return true;
-    if (this.extra?.ignores(probe)) return true;
+    // One matcher first (the common case); which of the two it was is asked only for what it hid.
+    if ((this.options.showHidden ? secrets : secretsAndDotfiles).ignores(probe)) return this.options.showHidden || secrets.ignores(probe) ? 'secret' : 'dotfile';
+    if (this.extra?.ignores(probe)) return 'extra';
     for (const [dir, ig] of this.gitignores) {
       if (dir === '') {
-        if (ig.ignores(probe)) return true;
+        if (ig.ignores(probe)) return 'gitignore';
       } else if (rel.startsWith(`${dir}/`)) {
-        if (ig.ignores(probe.slice(dir.length + 1))) return true;
+        if (ig.ignores(probe.slice(dir.length + 1))) return 'gitignore';
       }
     }
-    return false;
+    return null;
   }
 }

@@ -220,6 +220,7 @@ export class FolderRegistry {
       totalBytes: p?.totalBytes ?? 0,
       indexMs: p?.indexMs === null || p?.indexMs === undefined ? null : Math.round(p.indexMs),
       saved: f.saved,
+      hidden: p?.hidden.map((h) => ({ ...h, examples: [...h.examples] })) ?? [],
     };
   }
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
 import { FolderOptionsEditor } from './FolderOptionsEditor';
+import { hiddenCount, HiddenList } from './HiddenList';
 
 const STATE_LABEL: Record<FolderInfo['state'], string> = {
   indexing: 'Indexing',
@@ -32,6 +33,7 @@ export function FolderList({
   const [editing, setEditing] = useState<string | null>(null);
   /** The folder whose Remove waits for a second click (nothing on disk changes, but clients lose its files). */
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [explaining, setExplaining] = useState<string | null>(null);
   return (
     <ul className="folder-list" aria-label="Published folders">
       {folders.map((f) => (
@@ -59,6 +61,17 @@ export function FolderList({
           <div className="folder-meta">
             <span>{f.fileCount.toLocaleString()} files</span>
             <span>{formatBytes(f.totalBytes)}</span>
+            {hiddenCount(f) > 0 && (
+              <button
+                type="button"
+                className="link small"
+                onClick={() => setExplaining(explaining === f.path ? null : f.path)}
+                aria-expanded={explaining === f.path}
+                data-testid="hidden-count"
+              >
+                {hiddenCount(f).toLocaleString()} hidden
+              </button>
+            )}
             <span className={`badge badge-${f.state}`}>{STATE_LABEL[f.state]}</span>
             {!f.saved && <span className="badge" title="Given on the command line; not saved">this run</span>}
             {f.options.askBeforeRead && (
@@ -68,6 +81,7 @@ export function FolderList({
             )}
           </div>
           {f.error && <div className="folder-error">{f.error}</div>}
+          {explaining === f.path && <HiddenList folder={f} />}
           <div className="folder-actions">
             <button
               type="button"
