@@ -123,6 +123,11 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
   await openFile(page, null, 'big.log');
   await expect(page.getByTestId('preview-error')).toContainText('Error 1004');
   await expect(page.getByTestId('preview-error')).toContainText('over the 8192-byte read limit');
+  await expect(page.getByTestId('preview-error')).toContainText('8.8 KB is over the read limit of 8.0 KB');
+  await page.getByRole('button', { name: 'Change the limit…' }).click();
+  await expect(page.getByTestId('settings-sheet')).toBeVisible();
+  await shoot(page, '17-settings');
+  await page.keyboard.press('Escape');
 });
 
 test('a real SDK client’s requests stream into the log, paired with responses; errors filter', async ({ page, shelf }) => {

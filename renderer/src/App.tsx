@@ -19,6 +19,7 @@ import { Preview } from './preview/Preview';
 import { useSelection } from './preview/useSelection';
 import { ResourceTree } from './resources/ResourceTree';
 import { SearchPanel } from './search/SearchPanel';
+import { SettingsSheet } from './settings/SettingsSheet';
 import { TrafficPanel } from './traffic/TrafficPanel';
 import { useTraffic } from './traffic/useTraffic';
 import { Toasts } from './ui/Toasts';
@@ -49,6 +50,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   }, [sidebarRef]);
   /** The file whose history the History tab shows (null: all). */
   const [historyUri, setHistoryUri] = useState<string | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   /** Preview or raw response, kept while moving from file to file. */
   const [rawMode, setRawMode] = useState(false);
   /** A search result being shown: the preview goes to its line. */
@@ -137,6 +139,11 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           <code className="topbar-socket mono" title="The socket clients connect to">
             {status.socketPath}
           </code>
+        )}
+        {connection === 'open' && (
+          <button type="button" className="btn btn-small" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
+            Settings
+          </button>
         )}
       </header>
 
@@ -229,6 +236,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                   openUri={openUri}
                   raw={rawMode}
                   setRaw={setRawMode}
+                  openSettings={() => setSettingsOpen(true)}
                   focus={focus?.uri === selected.uri ? focus : undefined}
                   resource={selected}
                   preview={preview}
@@ -272,6 +280,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           </div>
         </div>
       )}
+      {settingsOpen && <SettingsSheet api={api} onClose={() => setSettingsOpen(false)} notify={(m) => notify('info', m)} fail={fail} />}
       <AskPrompt asks={access.asks} answer={access.answer} />
       <Toasts toasts={toasts} dismiss={dismiss} />
     </div>

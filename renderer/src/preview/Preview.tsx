@@ -41,7 +41,20 @@ function ImageView({ src, name }: { src: string; name: string }) {
 }
 
 /** The body of a preview, by kind: what a person would want to see of what the client got. */
-export function PreviewBody({ preview, name, focusLine, markdown }: { preview: ReadPreview; name: string; focusLine?: number; markdown?: MarkdownContext }) {
+export function PreviewBody({
+  preview,
+  name,
+  focusLine,
+  markdown,
+  openSettings,
+}: {
+  preview: ReadPreview;
+  name: string;
+  focusLine?: number;
+  markdown?: MarkdownContext;
+  /** Opens the settings (offered when a file is over the read limit). */
+  openSettings?: () => void;
+}) {
   const kind: PreviewKind = previewKind(preview);
   const contents = preview.ok ? (preview.result.contents[0] as ResourceContents) : null;
   // A search result's line is shown in the source.
@@ -53,11 +66,23 @@ export function PreviewBody({ preview, name, focusLine, markdown }: { preview: R
   );
 
   if (!preview.ok) {
+    const data = preview.error.data as { size?: unknown; limit?: unknown } | undefined;
+    const tooLarge = preview.error.code === 1004 && typeof data?.size === 'number' && typeof data.limit === 'number' ? { size: data.size, limit: data.limit } : null;
     return (
       <div className="preview-error" role="alert" data-testid="preview-error">
         <div className="error-code">Error {preview.error.code}</div>
         <div className="error-message">{preview.error.message}</div>
         {preview.error.data !== undefined && <pre className="mono small">{JSON.stringify(preview.error.data, null, 2)}</pre>}
+        {tooLarge && (
+          <p className="small">
+            {formatBytes(tooLarge.size)} is over the read limit of {formatBytes(tooLarge.limit)}.{' '}
+            {openSettings && (
+              <button type="button" className="link small" onClick={openSettings}>
+                Change the limit…
+              </button>
+            )}
+          </p>
+        )}
         <p className="muted small">This is the JSON-RPC error an MCP client gets for this resource.</p>
       </div>
     );
@@ -145,6 +170,7 @@ export function Preview({
   openUri,
   raw: rawProp,
   setRaw: setRawProp,
+  openSettings,
 }: {
   resource: ResourceInfo;
   preview: ReadPreview | null;
@@ -161,6 +187,8 @@ export function Preview({
   updatedAt?: number | null;
   /** Opens another published file (a markdown link). */
   openUri?: (uri: string) => void;
+  /** Opens the settings (the read limit). */
+  openSettings?: () => void;
   /** Preview or raw response: the person's choice, kept from file to file. */
   raw?: boolean;
   setRaw?: (raw: boolean) => void;
@@ -244,6 +272,7 @@ export function Preview({
               name={resource.name}
               focusLine={focus && !focus.inText ? focus.line : undefined}
               markdown={readText && openUri ? { baseUri: resource.uri, read: readText, open: openUri } : undefined}
+              openSettings={openSettings}
             />
           ))}
       </div>

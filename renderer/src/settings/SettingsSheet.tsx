@@ -1,0 +1,173 @@
+import { useEffect, useRef, useState } from 'react';
+
+import type { Settings, SettingsPatch, ShelfApi } from '../../../shared/shelfApi';
+
+const MIB = 1024 * 1024;
+
+/**
+ * Everything settings.json holds besides the folders, in one sheet: what
+ * clients may read, HTTP, the tools, the logs' bounds. Saved on Apply; a
+ * value the server refuses (a port in use) is reported and nothing changes.
+ */
+export function SettingsSheet({ api, onClose, notify, fail }: { api: ShelfApi; onClose: () => void; notify: (m: string) => void; fail: (e: unknown) => void }) {
+  const [s, setS] = useState<Settings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const firstRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    api.getSettings().then(setS, fail);
+  }, [api, fail]);
+  useEffect(() => {
+    if (s) firstRef.current?.focus();
+  }, [s]);
+
+  if (!s) return null;
+  const set = (patch: Partial<Settings>) => setS({ ...s, ...patch });
+  const num = (v: string) => (v.trim() === '' ? Number.NaN : Number(v));
+
+  const save = async () => {
+    const patch: SettingsPatch = {
+      maxReadBytes: Math.round(s.maxReadBytes),
+      tools: s.tools,
+      askTimeoutSeconds: s.askTimeoutSeconds,
+      http: { enabled: s.http.enabled, port: s.http.port },
+      log: { maxEntries: s.log.maxEntries, maxBytes: s.log.maxBytes },
+      history: { maxAgeDays: s.history.maxAgeDays, maxBytes: s.history.maxBytes },
+    };
+    setSaving(true);
+    setError(null);
+    try {
+      await api.updateSettings(patch);
+      notify('Settings saved');
+      onClose();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <form
+        className="modal settings"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="settings-title"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+        data-testid="settings-sheet"
+      >
+        <h2 id="settings-title">Settings</h2>
+        <fieldset>
+          <legend>What clients may read</legend>
+          <label className="field">
+            <span>Largest file a client may read</span>
+            <span className="with-unit">
+              <input
+                ref={firstRef}
+                className="input input-small input-num"
+                type="number"
+                min={1}
+                max={1024}
+                step="any"
+                required
+                value={Number.isNaN(s.maxReadBytes) ? '' : String(+(s.maxReadBytes / MIB).toFixed(2))}
+                onChange={(e) => set({ maxReadBytes: num(e.target.value) * MIB })}
+                aria-describedby="read-limit-note"
+              />{' '}
+              MiB
+            </span>
+          </label>
+          <p className="small muted" id="read-limit-note">
+            Past 7 MiB, a file’s base64 reply can exceed the 10 MiB message limit of the official SDK clients.
+          </p>
+          <label className="check">
+            <input type="checkbox" checked={s.tools} onChange={(e) => set({ tools: e.target.checked })} /> Offer the read-only tools (list, read, search) to clients that only use tools
+          </label>
+          <label className="field">
+            <span>An ask-before-read waits</span>
+            <span className="with-unit">
+              <input className="input input-small input-num" type="number" min={1} max={3600} required value={s.askTimeoutSeconds} onChange={(e) => set({ askTimeoutSeconds: num(e.target.value) })} /> s
+            </span>
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>Streamable HTTP</legend>
+          <label className="check">
+            <input type="checkbox" checked={s.http.enabled} onChange={(e) => set({ http: { ...s.http, enabled: e.target.checked } })} /> Serve MCP over HTTP on {s.http.host}
+          </label>
+          <label className="field">
+            <span>Port</span>
+            <input
+              className="input input-small input-num"
+              type="number"
+              min={0}
+              max={65535}
+              required
+              value={s.http.port}
+              onChange={(e) => set({ http: { ...s.http, port: num(e.target.value) } })}
+              disabled={!s.http.enabled}
+            />
+          </label>
+          <p className="small muted">Clients send the bearer token shown in the Clients tab; it is made once and kept in settings.</p>
+        </fieldset>
+        <fieldset>
+          <legend>Logs</legend>
+          <label className="field">
+            <span>Traffic log keeps</span>
+            <span className="with-unit">
+              <input className="input input-small input-num" type="number" min={100} max={1_000_000} required value={s.log.maxEntries} onChange={(e) => set({ log: { ...s.log, maxEntries: num(e.target.value) } })} /> messages,{' '}
+              <input
+                className="input input-small input-num"
+                type="number"
+                min={1}
+                max={1024}
+                required
+                value={Math.round(s.log.maxBytes / MIB)}
+                onChange={(e) => set({ log: { ...s.log, maxBytes: num(e.target.value) * MIB } })}
+                aria-label="Traffic log size in MiB"
+              />{' '}
+              MiB at most
+            </span>
+          </label>
+          <label className="field">
+            <span>Access history keeps</span>
+            <span className="with-unit">
+              <input className="input input-small input-num" type="number" min={1} max={3650} required value={s.history.maxAgeDays} onChange={(e) => set({ history: { ...s.history, maxAgeDays: num(e.target.value) } })} /> days,{' '}
+              <input
+                className="input input-small input-num"
+                type="number"
+                min={1}
+                max={1024}
+                required
+                value={Math.round(s.history.maxBytes / MIB)}
+                onChange={(e) => set({ history: { ...s.history, maxBytes: num(e.target.value) * MIB } })}
+                aria-label="Access history size in MiB"
+              />{' '}
+              MiB at most
+            </span>
+          </label>
+        </fieldset>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="ask-actions">
+          <span className="spacer" />
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            Apply
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
