@@ -50,8 +50,8 @@ export interface ResourcePage {
 }
 
 export type ResourceContents =
-  | { uri: string; mimeType: string; text: string }
-  | { uri: string; mimeType: string; blob: string };
+  | { uri: string; mimeType: string; text: string; _meta?: Record<string, unknown> }
+  | { uri: string; mimeType: string; blob: string; _meta?: Record<string, unknown> };
 
 /** A read exactly as an MCP client gets it: the `resources/read` result, or its JSON-RPC error. */
 export type ReadPreview =

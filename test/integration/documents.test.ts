@@ -89,6 +89,9 @@ describe('documents and search through the real CLI', () => {
       'notes/unrelated.md': '# Shopping\n\nmilk, eggs, bread\n',
       'bomb.docx': docxBomb(),
       'ascii.pdf': '%PDF-1.4\n% nothing but ASCII, still a PDF\n%%EOF\n',
+      // Windows-1252 text, as old Western files are: not UTF-8, still text.
+      'old/menu.txt': Buffer.from('Caf\xe9 cr\xe8me br\xfbl\xe9e \x96 \x93na\xefve\x94 fa\xe7ade, \xa9 1998\n', 'latin1'),
+      'old/LIESMICH': Buffer.from('Der M\xfcller sa\xdf am Flu\xdf und a\xdf K\xe4se. Gr\xfc\xdfe aus M\xfcnchen, sch\xf6ne Gr\xfc\xdfe an alle.\n', 'latin1'),
     });
     shelf = await startShelf([root]);
   }, 60_000);
@@ -115,6 +118,13 @@ describe('documents and search through the real CLI', () => {
       expect(text.contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringContaining('--- Page 2 ---\nOutlook: steady') });
       const pdf = await c.readResource({ uri: uriOf(root, 'reports/q3.pdf') });
       expect(pdf.contents[0]).toMatchObject({ mimeType: 'application/pdf', blob: expect.any(String) });
+      // Legacy 8-bit text is decoded for every client, saying from what.
+      expect((await c.readResource({ uri: uriOf(root, 'old/menu.txt') })).contents[0]).toMatchObject({
+        mimeType: 'text/plain',
+        text: 'Café crème brûlée – “naïve” façade, © 1998\n',
+        _meta: { 'dev.mcpshelf/decodedFrom': 'windows-1252' },
+      });
+      expect((await c.readResource({ uri: uriOf(root, 'old/LIESMICH') })).contents[0]).toMatchObject({ text: expect.stringContaining('Grüße aus München') });
       // A PDF is a blob whatever its bytes (this one is plain ASCII).
       expect((await c.readResource({ uri: uriOf(root, 'ascii.pdf') })).contents[0]).toMatchObject({ mimeType: 'application/pdf', blob: expect.any(String) });
       const scan = await failure(c.readResource({ uri: `${uriOf(root, 'reports/scan.pdf')}?as=text` }));

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 
+import chardet from 'chardet';
 import { Mime } from 'mime';
 import otherTypes from 'mime/types/other.js';
 import standardTypes from 'mime/types/standard.js';
@@ -97,6 +98,25 @@ export function binaryByName(fileName: string): boolean {
       type.startsWith('application/vnd.oasis.opendocument.') ||
       type.startsWith('application/vnd.ms-'))
   );
+}
+
+/**
+ * Text in a legacy 8-bit encoding (Windows-1252 / Latin-1, which most old
+ * Western text files are): not UTF-8, no NUL, hardly any control bytes, and
+ * either named as text or recognised as such by chardet. Returns the
+ * encoding to decode with, or null (a blob).
+ */
+export function legacyEncoding(fileName: string, bytes: Uint8Array): 'windows-1252' | null {
+  if (bytes.length === 0 || bytes.includes(0) || binaryByName(fileName)) return null;
+  let controls = 0;
+  for (const b of bytes) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) controls++;
+  if (controls > bytes.length / 100) return null;
+  const byName = typeFromName(fileName);
+  const textual = byName !== null && (byName.startsWith('text/') || /[+/](json|xml|javascript|x-sh|x-python|yaml)$/.test(byName));
+  if (textual) return 'windows-1252';
+  if (byName !== null) return null; // named as something else: an image, an archive…
+  const best = chardet.analyse(bytes.subarray(0, 64 * 1024))[0];
+  return best && best.confidence >= 20 && /^(ISO-8859-1|windows-1252)$/i.test(best.name) ? 'windows-1252' : null;
 }
 
 /** Decodes text bytes (BOM-aware; the BOM itself is not part of the text). */

@@ -1,10 +1,15 @@
 import type { Stats } from 'node:fs';
 import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 
+import iconv from 'iconv-lite';
+
 import type { ResourceContents } from '../../../shared/shelfApi.js';
 import { FileStream, readAsync, sameVersion, scanKind } from './fileStream.js';
 import { realTargetAllowed } from './folderScan.js';
-import { binaryByName, contentKind, decodeText, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
+import { binaryByName, contentKind, decodeText, legacyEncoding, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
+
+/** On a text read decoded from a legacy 8-bit encoding: which one (the text itself is Unicode, as always). */
+export const DECODED_FROM_META_KEY = 'dev.mcpshelf/decodedFrom';
 import type { PublishedFolder } from './publishedFolder.js';
 import type { ReadCache } from './readCache.js';
 import { ShelfError } from './shelfError.js';
@@ -106,10 +111,17 @@ async function wholeOutcome(
   const hit = cache?.get(uri, st);
   if (hit) return { whole: hit.outcome, contentsJson: hit.json };
   const { bytes, stat } = await readStable(fd, uri, limit, st);
-  const kind = binaryByName(rel) ? 'blob' : contentKind(bytes);
+  const sniffed = binaryByName(rel) ? 'blob' : contentKind(bytes);
+  // Old Western text (Windows-1252 / Latin-1) is text too, decoded, and says what it was decoded from.
+  const legacy = sniffed === 'blob' ? legacyEncoding(rel, bytes) : null;
+  const kind = legacy ? 'text' : sniffed;
   const mimeType = typeFromName(rel) ?? (await mediaType(rel, bytes.subarray(0, SNIFF_BYTES), kind));
-  const contents: ResourceContents =
-    kind === 'text' ? { uri, mimeType, text: decodeText(bytes) } : { uri, mimeType, blob: bytes.toString('base64') };
+  const contents: ResourceContents = legacy
+    ? // iconv-lite, not TextDecoder: Node 20's TextDecoder reads 0x80–0x9F as C1 controls (Latin-1), not Windows-1252's “ ” – € …
+      { uri, mimeType, text: iconv.decode(bytes, legacy), _meta: { [DECODED_FROM_META_KEY]: legacy } }
+    : kind === 'text'
+      ? { uri, mimeType, text: decodeText(bytes) }
+      : { uri, mimeType, blob: bytes.toString('base64') };
   const outcome = { contents, size: bytes.length, kind };
   return { whole: outcome, contentsJson: cache?.put(uri, stat, outcome) ?? undefined };
 }

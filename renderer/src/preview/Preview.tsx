@@ -223,6 +223,11 @@ export function Preview({
           <span className="chip">{resource.mimeType}</span>
           <span className="chip">{formatBytes(resource.size)}</span>
           {preview?.ok && <span className="chip chip-accent">{preview.kind === 'text' ? 'text' : 'blob (base64)'}</span>}
+          {preview?.ok && typeof preview.result.contents[0]?._meta?.['dev.mcpshelf/decodedFrom'] === 'string' && (
+            <span className="chip" title="Not UTF-8: the server decoded it, and tells clients so in the content's _meta">
+              decoded from {String(preview.result.contents[0]._meta['dev.mcpshelf/decodedFrom'])}
+            </span>
+          )}
           {preview && !preview.ok && <span className="chip chip-error">error {preview.error.code}</span>}
           {updatedAt && (
             <span className="chip chip-updated" data-testid="updated-mark" title="The file changed on disk; this is what a client gets now">
