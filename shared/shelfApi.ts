@@ -72,6 +72,8 @@ export interface ServerStatus {
   files: number;
   /** The traffic log ring: entries held and their accounted size, against its bounds, and how many older ones it dropped. */
   traffic: { entries: number; bytes: number; maxEntries: number; maxBytes: number; dropped: number };
+  /** The read limit in force (a command-line value overrides the saved setting for the run). */
+  maxReadBytes: number;
   /** The full-text index: null when off; otherwise files indexed and still waiting. */
   search: { indexed: number; pending: number } | null;
 }

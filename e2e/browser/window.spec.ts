@@ -87,6 +87,9 @@ test('add a folder by path and browse its files; a bad path gets a clear message
   await expect(page.getByTestId('file-row')).toHaveCount(1);
   await page.getByLabel('Filter files').fill('');
   await shoot(page, '02-folders');
+  // With a folder published, the main pane points to the next step.
+  await page.getByTestId('next-step').getByRole('button').click();
+  await expect(page.getByRole('tab', { name: 'Connect a client' })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('previews text (highlighted), an image, a binary (hex) and a too-large file (the client’s error)', async ({ page, startShelf }) => {
@@ -126,6 +129,7 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
   await expect(page.getByTestId('preview-error')).toContainText('8.8 KB is over the read limit of 8.0 KB');
   await page.getByRole('button', { name: 'Change the limit…' }).click();
   await expect(page.getByTestId('settings-sheet')).toBeVisible();
+  await expect(page.getByTestId('read-limit-override')).toContainText('This run uses 8.0 KB, set on the command line');
   await shoot(page, '17-settings');
   await page.keyboard.press('Escape');
 });

@@ -248,6 +248,14 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                 <div className="empty-small centered">
                   <p>Select a file to see exactly what an MCP client receives for it.</p>
                   <p className="muted small">Use the tree on the left; press / to filter.</p>
+                  {clients.length === 0 && (
+                    <p className="small next-step" data-testid="next-step">
+                      Next: no client is connected yet.{' '}
+                      <button type="button" className="link small" onClick={() => setTab('connect')}>
+                        Connect Claude, VS Code or Cursor
+                      </button>
+                    </p>
+                  )}
                 </div>
               ))}
             {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} log={status?.traffic ?? null} notify={(m) => notify('info', m)} />}
@@ -280,7 +288,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           </div>
         </div>
       )}
-      {settingsOpen && <SettingsSheet api={api} onClose={() => setSettingsOpen(false)} notify={(m) => notify('info', m)} fail={fail} />}
+      {settingsOpen && <SettingsSheet api={api} onClose={() => setSettingsOpen(false)} notify={(m) => notify('info', m)} fail={fail} readLimitInForce={status?.maxReadBytes ?? null} />}
       <AskPrompt asks={access.asks} answer={access.answer} />
       <Toasts toasts={toasts} dismiss={dismiss} />
     </div>

@@ -350,6 +350,7 @@ export class ShelfService implements ShelfMethods {
         maxBytes: this.settings.log.maxBytes,
         dropped: this.traffic.dropped,
       },
+      maxReadBytes: this.library.options.maxReadBytes,
       search: this.search ? { indexed: this.search.indexed, pending: this.search.pending } : null,
     };
   }

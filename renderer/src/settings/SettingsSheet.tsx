@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 
 import type { Settings, SettingsPatch, ShelfApi } from '../../../shared/shelfApi';
+import { formatBytes } from '../format';
 
 const MIB = 1024 * 1024;
 
@@ -9,7 +10,20 @@ const MIB = 1024 * 1024;
  * clients may read, HTTP, the tools, the logs' bounds. Saved on Apply; a
  * value the server refuses (a port in use) is reported and nothing changes.
  */
-export function SettingsSheet({ api, onClose, notify, fail }: { api: ShelfApi; onClose: () => void; notify: (m: string) => void; fail: (e: unknown) => void }) {
+export function SettingsSheet({
+  api,
+  onClose,
+  notify,
+  fail,
+  readLimitInForce,
+}: {
+  api: ShelfApi;
+  onClose: () => void;
+  notify: (m: string) => void;
+  fail: (e: unknown) => void;
+  /** The limit this run uses (differs from the setting when the command line set one). */
+  readLimitInForce: number | null;
+}) {
   const [s, setS] = useState<Settings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -86,6 +100,11 @@ export function SettingsSheet({ api, onClose, notify, fail }: { api: ShelfApi; o
           <p className="small muted" id="read-limit-note">
             Past 7 MiB, a file’s base64 reply can exceed the 10 MiB message limit of the official SDK clients.
           </p>
+          {readLimitInForce !== null && readLimitInForce !== s.maxReadBytes && (
+            <p className="small" data-testid="read-limit-override">
+              This run uses {formatBytes(readLimitInForce)}, set on the command line (--max-read-bytes); the value here applies when the shelf starts without it.
+            </p>
+          )}
           <label className="check">
             <input type="checkbox" checked={s.tools} onChange={(e) => set({ tools: e.target.checked })} /> Offer the read-only tools (list, read, search) to clients that only use tools
           </label>
