@@ -147,8 +147,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         )}
       </header>
 
-      {connection === 'locked' && folders === null ? (
-        // Nothing was loaded: without the key nothing can be, so the window says how to get in instead of showing controls that cannot work.
+      {connection === 'locked' ? (
+        // Without a key that works (none, or an old one after a restart) nothing can load or change: the window says how to get in.
         <main className="main">
       <div className="empty-state" data-testid="locked-state">
         <div className="drop-target">

@@ -1,0 +1,33 @@
+import net from 'node:net';
+
+import { expect, test } from './shelfFixture.js';
+
+/** After the shelf restarts (same port, new key), an open tab says to open the new address, and the new address works. */
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+test('a tab outlives a restart: it says how to get back in, and the new address opens the shelf', async ({ page, startShelf }) => {
+  const port = await freePort();
+  const first = await startShelf(['--ui-port', String(port)]);
+  await page.goto(first.url);
+  await expect(page.getByTestId('empty-state')).toBeVisible();
+  first.proc.kill('SIGTERM');
+  await new Promise((r) => first.proc.once('exit', r));
+  const second = await startShelf(['--ui-port', String(port)]);
+  // The old key is refused by the new run: after a few tries the tab says what to do instead of "Reconnecting…" forever.
+  await expect(page.getByTestId('locked-state')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('locked-state')).toContainText('prints a new address');
+  await page.goto(second.url);
+  await expect(page.getByTestId('empty-state')).toBeVisible();
+  await expect(page.getByTestId('locked-state')).toHaveCount(0);
+  // A reload keeps working (the key is in this tab's storage, not in the address).
+  await page.reload();
+  await expect(page.getByTestId('empty-state')).toBeVisible();
+});
