@@ -325,6 +325,8 @@ export interface ShelfMethods {
   pendingAsks(): Promise<AccessAsk[]>;
   /** Answers a waiting read; false when it was no longer waiting (answered elsewhere, timed out, client gone). */
   answerAsk(id: number, decision: AccessDecision): Promise<boolean>;
+  /** Folders on the host whose path starts with `typed` (for the path field; `~` is the home folder). */
+  completeFolderPath(typed: string): Promise<string[]>;
   /** Full-text search, as the search_resources tool answers it (ask-before-read folders left out). */
   searchContent(query: string, options: { folder?: string; cursor?: string; limit?: number }): Promise<SearchResults>;
 }
@@ -374,6 +376,7 @@ export const SHELF_METHODS = [
   'pendingAsks',
   'answerAsk',
   'searchContent',
+  'completeFolderPath',
 ] as const satisfies readonly ShelfMethodName[];
 
 export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status', 'access', 'asks'] as const satisfies readonly ShelfEventName[];

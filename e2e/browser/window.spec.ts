@@ -53,6 +53,9 @@ test('empty state explains the app and offers the path field', async ({ page, sh
 
 test('a path typed with ~ is the home folder; a folder inside a published one is refused, saying why', async ({ page, shelf }) => {
   await page.goto(shelf.url);
+  // The path field suggests the host's folders as you type.
+  await page.getByLabel('Folder path').fill(`${root}/s`);
+  await expect(page.getByTestId('path-suggestions').locator('option')).toHaveAttribute('value', `${root}/src/`);
   await addByPath(page, '~/surely-not-a-folder-here');
   await expect(page.getByRole('status')).toContainText(`${os.homedir()}/surely-not-a-folder-here`);
   await addByPath(page, root);

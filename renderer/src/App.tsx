@@ -102,6 +102,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     [resources, selectFile, notify],
   );
   const readText = useCallback((uri: string) => api.readResource(uri), [api]);
+  const completePath = useCallback((typed: string) => api.completeFolderPath(typed), [api]);
   const showHistory = useCallback((uri: string | null) => {
     setHistoryUri(uri);
     setTab('history');
@@ -166,7 +167,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         <aside className="sidebar" aria-label="Folders and files">
           <div className="sidebar-head">
             <h2>Folders</h2>
-            {!empty && <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} />}
+            {!empty && <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} />}
           </div>
           {folders && folders.length > 0 && (
             <>
@@ -219,7 +220,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     read.
                   </p>
                   <p className="muted">{host?.nativePicker ? 'Drop folders anywhere on this window, or' : 'Type the path of a folder to publish (~ is your home folder):'}</p>
-                  <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} autoFocus />
+                  <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} autoFocus />
                   <p className="muted small">
                     Then connect a client: the <strong>Connect a client</strong> tab has the config for Claude Desktop, VS Code, Cursor and Claude Code.
                   </p>

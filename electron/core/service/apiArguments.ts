@@ -99,6 +99,7 @@ export const API_ARGUMENTS = {
   clearHistory: none,
   pendingAsks: none,
   answerAsk: z.tuple([z.number().int().positive(), z.enum(['once', 'client', 'deny'])]),
+  completeFolderPath: z.tuple([z.string().max(4096)]),
   searchContent: z.tuple([
     z.string().min(1, 'a query is required').max(1000),
     z

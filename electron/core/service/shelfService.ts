@@ -43,6 +43,7 @@ import { VERSION } from '../version.js';
 import { type BridgeCommand, clientConfigs } from './clientConfigs.js';
 import { Endpoints, type HttpOverride } from './endpoints.js';
 import { folderOptions, FolderRegistry } from './folderRegistry.js';
+import { completeFolderPath } from './pathCompletion.js';
 
 export interface ServiceOptions {
   /** Folder holding settings.json (Electron: userData; headless: the XDG config folder). */
@@ -462,6 +463,10 @@ export class ShelfService implements ShelfMethods {
       skipFolder: (root) => this.folders.asks(root),
     });
     return { ...page, notSearched };
+  }
+
+  async completeFolderPath(typed: string): Promise<string[]> {
+    return completeFolderPath(typed);
   }
 
   async pendingAsks(): Promise<AccessAsk[]> {

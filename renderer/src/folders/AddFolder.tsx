@@ -1,4 +1,4 @@
-import { type FormEvent,useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 
 import type { HostInfo } from '../../../shared/shelfApi';
 
@@ -11,14 +11,27 @@ export function AddFolder({
   onPick,
   onAddPath,
   autoFocus = false,
+  complete,
 }: {
   host: HostInfo | null;
   onPick: () => void;
   onAddPath: (path: string) => Promise<boolean>;
   autoFocus?: boolean;
+  /** Folders on the host that start with what was typed. */
+  complete?: (typed: string) => Promise<string[]>;
 }) {
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
+  const [suggestions, setSuggestions] = useState<string[]>([]);
+  useEffect(() => {
+    if (!complete || !path.trim()) return setSuggestions([]);
+    let current = true;
+    const timer = setTimeout(() => void complete(path).then((s) => current && setSuggestions(s), () => undefined), 120);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [complete, path]);
   if (host?.nativePicker) {
     return (
       <button type="button" className="btn btn-primary" onClick={onPick}>
@@ -48,7 +61,13 @@ export function AddFolder({
         spellCheck={false}
         autoComplete="off"
         autoFocus={autoFocus}
+        list="add-path-suggestions"
       />
+      <datalist id="add-path-suggestions" data-testid="path-suggestions">
+        {suggestions.map((s) => (
+          <option key={s} value={s} />
+        ))}
+      </datalist>
       <button type="submit" className="btn btn-primary" disabled={busy || !path.trim()}>
         Publish
       </button>
