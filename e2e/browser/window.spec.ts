@@ -103,6 +103,20 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
   await openFile(page, 'src', 'server.ts');
   await expect(page.getByTestId('code-view')).toHaveAttribute('data-language', 'typescript');
   await expect(page.locator('.hljs-keyword').first()).toHaveText('import');
+  // Find, wrap and copy in the code view.
+  await page.getByLabel('Find in file').fill('server');
+  await page.getByLabel('Find in file').press('Enter');
+  await expect(page.getByTestId('find-count')).toHaveText('1 of 2');
+  await expect(page.getByTestId('find-line')).toBeVisible();
+  await page.getByLabel('Find in file').press('Enter');
+  await expect(page.getByTestId('find-count')).toHaveText('2 of 2');
+  await page.getByLabel('Find in file').fill('no such words');
+  await page.getByLabel('Find in file').press('Enter');
+  await expect(page.getByTestId('code-view')).toContainText('Not found');
+  await page.getByLabel('Wrap').check();
+  await expect(page.locator('.gutter')).toHaveCount(0);
+  await page.getByLabel('Wrap').uncheck();
+  await expect(page.getByRole('button', { name: /^Copy text/ })).toBeVisible();
   await expect(page.getByTestId('resource-uri')).toHaveText(uriOf(root, 'src/server.ts'));
   await shoot(page, '03-preview-text');
 

@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
+import { CopyButton } from '../ui/CopyButton';
 import { highlightHtml } from './highlight';
 
 /** Past this, the view shows the beginning only (the full text is in the raw response). */
@@ -12,6 +13,11 @@ const TOP_PX = 12;
 /** Text with line numbers, highlighted when the language is known; `focusLine` is marked and scrolled to. */
 export function CodeView({ text, language, focusLine }: { text: string; language: string | null; focusLine?: number }) {
   const focusRef = useRef<HTMLDivElement>(null);
+  // Wrapping hides the line numbers: a wrapped line would no longer sit beside its number.
+  const [wrap, setWrap] = useState(false);
+  const [needle, setNeedle] = useState('');
+  /** The current match (0-based) among all, or -1 before Enter; matchLine is where it is. */
+  const [match, setMatch] = useState(-1);
   // Whichever ancestor scrolls (the code view, or the preview around a markdown source), the line comes to the middle.
   useEffect(() => {
     if (focusLine) focusRef.current?.scrollIntoView({ block: 'center' });
@@ -25,16 +31,74 @@ export function CodeView({ text, language, focusLine }: { text: string; language
     return Math.max(n, 1);
   }, [shown]);
   const gutter = useMemo(() => Array.from({ length: lines }, (_, i) => i + 1).join('\n'), [lines]);
+  // Where the find text occurs (case-insensitive), at most 10,000 places.
+  const matches = useMemo(() => {
+    const at: number[] = [];
+    const n = needle.toLowerCase();
+    if (!n) return at;
+    const hay = shown.toLowerCase();
+    for (let i = hay.indexOf(n); i >= 0 && at.length < 10_000; i = hay.indexOf(n, i + n.length)) at.push(i);
+    return at;
+  }, [needle, shown]);
+  const matchLine = useMemo(() => {
+    const at = matches[match];
+    if (at === undefined) return null;
+    let line = 1;
+    for (let i = 0; i < at; i++) if (shown.charCodeAt(i) === 10) line++;
+    return line;
+  }, [matches, match, shown]);
+  const findRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (matchLine !== null) findRef.current?.scrollIntoView({ block: 'center' });
+  }, [matchLine]);
+  const step = (back: boolean) => {
+    if (matches.length === 0) return setMatch(-2);
+    setMatch((m) => (m < 0 ? (back ? matches.length - 1 : 0) : (m + (back ? -1 : 1) + matches.length) % matches.length));
+  };
   return (
-    <div className="code-view" data-testid="code-view" data-language={language ?? 'plain'}>
+    <div className={`code-view${wrap ? ' wrap' : ''}`} data-testid="code-view" data-language={language ?? 'plain'}>
+      <div className="code-tools">
+        <input
+          className="input input-small"
+          type="search"
+          placeholder="Find in file"
+          aria-label="Find in file"
+          value={needle}
+          onChange={(e) => {
+            setNeedle(e.target.value);
+            setMatch(-1);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              step(e.shiftKey);
+            }
+          }}
+        />
+        {match === -2 && <span className="small muted">Not found</span>}
+        {match >= 0 && matches.length > 0 && (
+          <span className="small muted" data-testid="find-count">
+            {match + 1} of {matches.length.toLocaleString()}
+          </span>
+        )}
+        <label className="check compact">
+          <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} /> Wrap
+        </label>
+        <CopyButton text={text} label="Copy text" />
+      </div>
       {text.length > SHOW_LIMIT && <p className="note">Showing the first {SHOW_LIMIT.toLocaleString()} of {text.length.toLocaleString()} characters.</p>}
       <div className="code-scroll" tabIndex={0} aria-label="File text">
-        {focusLine !== undefined && (
+        {matchLine !== null && !wrap && (
+          <div ref={findRef} className="focus-line find-line" data-testid="find-line" style={{ top: TOP_PX + (matchLine - 1) * LINE_PX, height: LINE_PX }} aria-hidden="true" />
+        )}
+        {focusLine !== undefined && !wrap && (
           <div ref={focusRef} className="focus-line" data-testid="focus-line" style={{ top: TOP_PX + (focusLine - 1) * LINE_PX, height: LINE_PX }} aria-hidden="true" />
         )}
-        <pre className="gutter" aria-hidden="true">
-          {gutter}
-        </pre>
+        {!wrap && (
+          <pre className="gutter" aria-hidden="true">
+            {gutter}
+          </pre>
+        )}
         {html !== null ? (
           <pre className="code hljs">
             <code dangerouslySetInnerHTML={{ __html: html }} />
