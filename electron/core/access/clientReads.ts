@@ -60,28 +60,29 @@ export class ClientReads {
   }
 
   private async run<T>(uri: string, who: Requester, via: AccessEntry['via'], open: () => Promise<T>, sizeOf: (result: T) => number): Promise<T> {
+    // A document's text is the document: it asks, and is filed in the history, like the file.
+    const fileUri = fileUriOfText(uri) ?? uri;
     try {
-      await this.admit(uri, who);
+      await this.admit(uri, fileUri, who);
       const result = await open();
-      this.record(uri, who, via, { size: sizeOf(result) });
+      this.record(uri, fileUri, who, via, { size: sizeOf(result) });
       return result;
     } catch (err) {
-      this.record(uri, who, via, { error: err });
+      this.record(uri, fileUri, who, via, { error: err });
       throw err;
     }
   }
 
   /** Waits for the person's answer when the file is in an ask-before-read folder. */
-  private async admit(uri: string, who: Requester): Promise<void> {
+  private async admit(uri: string, fileUri: string, who: Requester): Promise<void> {
     const { gate, asks, anyAsks } = this.options;
     if (!gate || !asks || !anyAsks?.()) return;
-    // A document's text is the document: it asks like the file does.
-    const found = await this.library.locate(fileUriOfText(uri) ?? uri);
+    const found = await this.library.locate(fileUri);
     if (!found || !asks(found.folder.root)) return;
     await gate.check(who, { uri, folder: found.folder.root, path: found.entry.rel, size: found.entry.size });
   }
 
-  private record(uri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number } | { error: unknown }): void {
+  private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number } | { error: unknown }): void {
     const history = this.options.history;
     if (!history) return;
     const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown }) : null;
@@ -94,7 +95,7 @@ export class ClientReads {
       transport: who.transport,
       via,
       uri,
-      folder: this.library.resolve(fileUriOfText(uri) ?? uri)?.folder.root ?? null,
+      folder: this.library.resolve(fileUri)?.folder.root ?? null,
       size: 'size' in outcome ? outcome.size : null,
       outcome: failed ? (code === ErrorCodes.readNotAllowed ? 'denied' : 'error') : 'ok',
       errorCode: code,

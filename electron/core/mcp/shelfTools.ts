@@ -163,7 +163,6 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
       const index = reads.search;
       if (!index) throw ShelfError.invalidParams('Full-text search is off on this shelf (the search index setting)');
       const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
-      const asked = library.list().filter((f) => reads.asks(f.root)).map((f) => f.root);
       const page = await index.search(a.query, {
         ...(inFolder ? { folder: inFolder } : {}),
         ...(a.glob ? { glob: a.glob } : {}),
@@ -176,7 +175,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
       const notes = [
         page.nextCursor ? `More results: call search_resources again with cursor "${page.nextCursor}" (and the same query).` : '',
         page.pending > 0 ? `The index is still being built (${page.indexed.toLocaleString('en')} files indexed, ${page.pending.toLocaleString('en')} to go): results may be incomplete.` : '',
-        asked.length > 0 ? `Not searched (these folders ask before each read; read their files one by one): ${asked.join(', ')}` : '',
+        page.notSearched.length > 0 ? `Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}` : '',
       ].filter(Boolean);
       const text =
         page.hits.length === 0
@@ -188,7 +187,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
           results: page.hits,
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
           indexing: page.pending > 0,
-          ...(asked.length > 0 ? { notSearched: asked } : {}),
+          ...(page.notSearched.length > 0 ? { notSearched: page.notSearched } : {}),
         },
       };
     }

@@ -61,10 +61,6 @@ export class InvertedIndex {
     return this.docOf.size;
   }
 
-  has(key: string): boolean {
-    return this.docOf.has(key);
-  }
-
   /** Adds a document (replacing one with the same key). `boosted` words (a path) count three times. */
   add(key: string, text: string, boosted = ''): void {
     this.remove(key);

@@ -25,6 +25,8 @@ export interface SearchPage {
   /** Files still waiting to be indexed (0: the index is complete). */
   pending: number;
   indexed: number;
+  /** Published folders left out by `skipFolder` (they ask before each read). */
+  notSearched: string[];
 }
 
 export interface SearchOptions {
@@ -60,8 +62,6 @@ export class SearchIndex {
   private working = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
-  /** Called when a slice ends and the queue is empty (tests, the bench). */
-  idle: (() => void) | null = null;
   /** Called after each slice (the window shows the progress). */
   progress: (() => void) | null = null;
 
@@ -80,18 +80,6 @@ export class SearchIndex {
 
   get indexed(): number {
     return this.docs.size;
-  }
-
-  /** Resolves once nothing waits to be indexed. */
-  whenIdle(): Promise<void> {
-    if (this.queue.size === 0 && !this.working) return Promise.resolve();
-    return new Promise((resolve) => {
-      const previous = this.idle;
-      this.idle = () => {
-        previous?.();
-        resolve();
-      };
-    });
   }
 
   private changed(folder: PublishedFolder, change: FolderChange): void {
@@ -131,12 +119,7 @@ export class SearchIndex {
       this.working = false;
     }
     this.progress?.();
-    if (this.queue.size > 0) this.schedule();
-    else {
-      const idle = this.idle;
-      this.idle = null;
-      idle?.();
-    }
+    this.schedule();
   }
 
   private async indexOne(id: string): Promise<void> {
@@ -170,7 +153,8 @@ export class SearchIndex {
     const q: ParsedQuery = parseQuery(input);
     const limit = Math.max(1, Math.min(options.limit ?? 20, MAX_LIMIT));
     const offset = options.cursor ? Math.max(0, Number.parseInt(Buffer.from(options.cursor, 'base64url').toString('utf8'), 10) || 0) : 0;
-    const status = { pending: this.queue.size, indexed: this.docs.size };
+    const notSearched = options.skipFolder ? this.library.list().map((f) => f.root).filter(options.skipFolder) : [];
+    const status = { pending: this.queue.size, indexed: this.docs.size, notSearched };
     if (q.terms.length === 0) return { hits: [], total: 0, ...status };
     const glob = options.glob ? picomatch(options.glob, { dot: true, basename: !options.glob.includes('/') }) : null;
     const folders = new Map(this.library.list().map((f) => [f.id, f]));

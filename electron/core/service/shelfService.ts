@@ -452,17 +452,12 @@ export class ShelfService implements ShelfMethods {
     const search = this.search;
     if (!search) throw new Error('Full-text search is off (the searchIndex setting)');
     const folder = options?.folder ? path.resolve(options.folder) : null;
-    const notSearched = this.library
-      .list()
-      .map((f) => f.root)
-      .filter((root) => this.folders.asks(root));
-    const page = await search.search(query, {
+    return search.search(query, {
       ...(folder ? { folder: (root: string) => root === folder } : {}),
       ...(options?.cursor ? { cursor: options.cursor } : {}),
       limit: options?.limit ?? 50,
       skipFolder: (root) => this.folders.asks(root),
     });
-    return { ...page, notSearched };
   }
 
   async completeFolderPath(typed: string): Promise<string[]> {
