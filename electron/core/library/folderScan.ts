@@ -24,11 +24,21 @@ export function realTargetAllowed(realRoot: string, rules: FolderRules, abs: str
 }
 
 /**
+ * Told of files whose inode changed (ctime) at or after `since`: a file that
+ * new may have been seen on disk before the watcher delivered its creation,
+ * and then the watcher can drop its deletion (see PublishedFolder.recheck).
+ */
+export interface RecentFiles {
+  since: number;
+  note(rel: string): void;
+}
+
+/**
  * Looks at one candidate file and returns its entry, or null when it is not
  * publishable: not a regular file, a symlink leading outside the folder or to
  * an excluded file, or gone.
  */
-export async function examineFile(realRoot: string, rules: FolderRules, rel: string): Promise<FileEntry | null> {
+export async function examineFile(realRoot: string, rules: FolderRules, rel: string, recent?: RecentFiles): Promise<FileEntry | null> {
   const abs = joinRel(realRoot, rel);
   // Synchronous on purpose: a stat from the inode cache takes microseconds,
   // a trip through the thread pool many times that (50,000 files: 1.2 s → see BENCHMARKS.md).
@@ -43,6 +53,7 @@ export async function examineFile(realRoot: string, rules: FolderRules, rel: str
     }
     const st = target === abs ? link : statSync(target);
     if (!st.isFile()) return null;
+    if (recent && Math.max(link.ctimeMs, st.ctimeMs) >= recent.since) recent.note(rel);
     let mimeType = typeFromName(rel);
     if (mimeType === null) {
       // Never a blocking open: the file may have been swapped for a FIFO since the stat.
@@ -66,9 +77,13 @@ export async function scanTree(
   rules: FolderRules,
   dirRel: string,
   into: Map<string, FileEntry>,
-  /** Told of each entry the rules exclude, and which rule (an excluded directory is not walked). */
-  onExcluded?: (rel: string, isDir: boolean, rule: HiddenRule) => void,
+  watch: {
+    /** Told of each entry the rules exclude, and which rule (an excluded directory is not walked). */
+    onExcluded?: (rel: string, isDir: boolean, rule: HiddenRule) => void;
+    recent?: RecentFiles;
+  } = {},
 ): Promise<void> {
+  const { onExcluded, recent } = watch;
   const pending = [dirRel];
   let first = true;
   while (pending.length > 0) {
@@ -96,7 +111,7 @@ export async function scanTree(
       }
     }
     for (const rel of files) {
-      const e = await examineFile(realRoot, rules, rel);
+      const e = await examineFile(realRoot, rules, rel, recent);
       if (e) into.set(e.rel, e);
     }
     // One directory's stats run without a break; between directories others get their turn.

@@ -1,10 +1,10 @@
-import type { Stats } from 'node:fs';
+import { lstatSync, type Stats, statSync } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { subscribe as subscribeNative } from '@parcel/watcher';
 
-import { examineFile, type FileEntry,scanTree } from './folderScan.js';
+import { examineFile, type FileEntry, type RecentFiles, scanTree } from './folderScan.js';
 import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
 import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
 
@@ -59,6 +59,26 @@ const ROOT_CHECK_MS = 1000;
  * what changed, not what exists.
  */
 const SETTLE_RESCAN_MS = 1500;
+/**
+ * @parcel/watcher gathers events for up to 500 ms and drops a path that was
+ * created and deleted within one batch. If we looked at that file on disk in
+ * between (scanning a folder that just appeared, or after an earlier event
+ * for the same path), we listed it and its deletion never comes. So a file
+ * whose inode changed within RECENT_MS of our look is looked at again after
+ * each of RECHECK_AFTER_MS: the cost follows what changed, not what exists.
+ */
+const RECENT_MS = 2000;
+const RECHECK_AFTER_MS = [1000, 3000] as const;
+/** Paths waiting for a second look at most; past this new ones are not rechecked. */
+const MAX_RECHECKS = 100_000;
+/** Second looks per turn of the event loop (synchronous lstat: microseconds each). */
+const RECHECKS_PER_TURN = 5000;
+
+/** A path to look at again: when it was first noted, and whether it was a folder then. */
+interface Recheck {
+  since: number;
+  dir: boolean;
+}
 
 /**
  * One published folder: its rules, its index of files and its watcher. The
@@ -88,6 +108,11 @@ export class PublishedFolder {
   private flushing: Promise<void> = Promise.resolve();
   private eventsHeld = true;
   private settleTimer: NodeJS.Timeout | null = null;
+  /** Paths to look at again (see RECENT_MS), with when and which look is next. */
+  private readonly rechecks: Array<Map<string, Recheck>> = RECHECK_AFTER_MS.map(() => new Map());
+  private recheckTimer: NodeJS.Timeout | null = null;
+  /** Second looks that found the index out of step with the disk (an event the watcher dropped). */
+  recheckFixes = 0;
 
   constructor(
     readonly id: number,
@@ -169,7 +194,7 @@ export class PublishedFolder {
     const hidden = hiddenTally();
     const excluded = hidden.dirs;
     try {
-      await scanTree(this.realRoot, this.rules, '', fresh, hidden.note);
+      await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles() });
     } catch (err) {
       await this.watcher?.close();
       this.watcher = null;
@@ -208,6 +233,7 @@ export class PublishedFolder {
 
   async stop(): Promise<void> {
     this.state = 'stopped';
+    this.dropRechecks();
     if (this.settleTimer) clearTimeout(this.settleTimer);
     if (this.rootTimer) clearInterval(this.rootTimer);
     this.rootTimer = null;
@@ -366,7 +392,7 @@ export class PublishedFolder {
       const excluded = hidden.dirs;
       this.rules.resetGitignores();
       try {
-        await scanTree(this.realRoot, this.rules, '', fresh, hidden.note);
+        await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles() });
       } catch {
         await this.checkRoot();
         return;
@@ -380,6 +406,7 @@ export class PublishedFolder {
     const files = [...this.dirtyFiles];
     this.dirtyFiles.clear();
     const change: FolderChange = { added: [], removed: [], changed: [] };
+    const recent = this.recentFiles();
     for (const rel of files) {
       // The path may have turned from a file into a folder or back since the
       // event (chokidar even reports that as a mere "change"): look at what it is now.
@@ -388,8 +415,9 @@ export class PublishedFolder {
         if (this.state === 'polling') this.scheduleSettle();
         this.remove(rel, change);
         if (this.rules.excludes(rel, true)) continue;
+        if (st.ctimeMs >= recent.since) this.noteRecheck(rel, true);
         const found = new Map<string, FileEntry>();
-        await scanTree(this.realRoot, this.rules, rel, found).catch(() => undefined);
+        await scanTree(this.realRoot, this.rules, rel, found, { recent }).catch(() => undefined);
         for (const entry of found.values()) this.upsert(entry, change);
         this.watcher?.add?.(joinRel(this.realRoot, rel));
         continue;
@@ -397,11 +425,94 @@ export class PublishedFolder {
       // It may have been a folder until now, even if a file entry of the same name was never
       // removed (the watcher can fold a file → folder → file sequence into one event): free when nothing is below it.
       this.removeUnder(rel, change);
-      const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel);
+      const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
       if (entry) this.upsert(entry, change);
       else this.remove(rel, change);
     }
     if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
+  }
+
+  /** Where a look starting now notes files new enough to be looked at again. */
+  private recentFiles(): RecentFiles {
+    return { since: Date.now() - RECENT_MS, note: (rel) => this.noteRecheck(rel, false) };
+  }
+
+  private noteRecheck(rel: string, dir: boolean): void {
+    const first = this.rechecks[0] as Map<string, Recheck>;
+    if (this.pendingRechecks() >= MAX_RECHECKS && !first.has(rel)) return;
+    first.delete(rel); // to the end: each queue stays in the order its looks fall due
+    first.set(rel, { since: Date.now(), dir });
+    this.armRechecks(RECHECK_AFTER_MS[0]);
+  }
+
+  private pendingRechecks(): number {
+    return this.rechecks.reduce((n, q) => n + q.size, 0);
+  }
+
+  private armRechecks(ms: number): void {
+    if (this.recheckTimer || this.pendingRechecks() === 0) return;
+    this.recheckTimer = setTimeout(() => {
+      this.recheckTimer = null;
+      this.runRechecks();
+    }, ms);
+    this.recheckTimer.unref();
+  }
+
+  private dropRechecks(): void {
+    for (const q of this.rechecks) q.clear();
+    if (this.recheckTimer) clearTimeout(this.recheckTimer);
+    this.recheckTimer = null;
+  }
+
+  /** Second looks that are due: a path whose index entry no longer matches the disk goes through the normal update. */
+  private runRechecks(): void {
+    if (this.state === 'stopped' || this.state === 'missing') return this.dropRechecks();
+    const now = Date.now();
+    let done = 0;
+    let nextDue = Infinity;
+    // The last queue first, so a path moved on from an earlier one this turn is not looked at twice.
+    for (let round = this.rechecks.length - 1; round >= 0; round--) {
+      const queue = this.rechecks[round] as Map<string, Recheck>;
+      const after = RECHECK_AFTER_MS[round] as number;
+      for (const [rel, r] of queue) {
+        if (r.since + after > now || done >= RECHECKS_PER_TURN) {
+          nextDue = Math.min(nextDue, r.since + after);
+          break;
+        }
+        done++;
+        queue.delete(rel);
+        if (this.outOfStep(rel, r.dir)) {
+          this.recheckFixes++;
+          this.dirtyFiles.add(rel);
+        }
+        const next = this.rechecks[round + 1];
+        if (next && !next.has(rel)) next.set(rel, r);
+      }
+    }
+    if (done > 0) this.scheduleFlush();
+    if (this.pendingRechecks() > 0) this.armRechecks(Math.max(10, Math.min(nextDue, now + (RECHECK_AFTER_MS[1] - RECHECK_AFTER_MS[0])) - Date.now()));
+  }
+
+  /** Whether the disk disagrees with the index about `rel` (a folder: whether it is still one). */
+  private outOfStep(rel: string, dir: boolean): boolean {
+    const abs = joinRel(this.realRoot, rel);
+    let st: Stats;
+    try {
+      st = lstatSync(abs);
+    } catch {
+      return dir ? this.below.has(rel) : this.entries.has(rel);
+    }
+    if (dir) return !st.isDirectory() && this.below.has(rel);
+    const entry = this.entries.get(rel);
+    if (!entry) return false; // never listed: a creation the watcher drops is not possible (it reports create, delete, create)
+    if (st.isSymbolicLink()) {
+      try {
+        st = statSync(abs);
+      } catch {
+        return true;
+      }
+    }
+    return !st.isFile() || st.size !== entry.size || st.mtimeMs !== entry.mtimeMs;
   }
 
   /** Counts `rel` in (or out of) every folder above it. */
@@ -513,6 +624,7 @@ export class PublishedFolder {
     if (this.state === 'missing' || this.state === 'stopped') return;
     this.state = 'missing';
     this.error = reason;
+    this.dropRechecks();
     await this.watcher?.close();
     this.watcher = null;
     const change = this.replaceEntries(new Map());

@@ -78,6 +78,28 @@ describe('PublishedFolder', () => {
     expect(folder.watchEvents - seen).toBeLessThanOrEqual(2);
   });
 
+  it('a new file or folder whose deletion the watcher dropped is noticed by the second look; unchanged ones cause no update', async () => {
+    const { root, folder, changes } = await open({ 'old.txt': 'o' });
+    await writeFile(path.join(root, 'new.txt'), 'n');
+    await writeFile(path.join(root, 'kept.txt'), 'k');
+    await mkdir(path.join(root, 'dir'));
+    await writeFile(path.join(root, 'dir', 'inner.txt'), 'i');
+    await eventually(() => folder.fileCount === 4, 5000, 'the new files indexed');
+    changes.length = 0;
+    // What @parcel/watcher does to a path created and deleted within one batch: nothing reaches us.
+    const watching = folder as unknown as { watcher: { close(): Promise<void> } };
+    await watching.watcher.close();
+    await rm(path.join(root, 'new.txt'));
+    await rename(path.join(root, 'dir'), `${root}-dir-away`);
+    stops.push(() => rm(`${root}-dir-away`, { recursive: true, force: true }));
+    await eventually(() => folder.get('new.txt') === undefined && folder.get('dir/inner.txt') === undefined, 6000, 'the second look to drop them');
+    expect(folder.sortedPaths()).toEqual(['kept.txt', 'old.txt']);
+    expect(folder.recheckFixes).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 3500)); // past the last look
+    expect(changes.flatMap((c) => c.changed)).toEqual([]);
+    expect(changes.flatMap((c) => c.removed).sort()).toEqual(['dir/inner.txt', 'new.txt']);
+  });
+
   it('a root that disappears stops being served and comes back when it returns', async () => {
     const { root, folder, states } = await open({ 'a.txt': 'a' });
     await rename(root, `${root}-away`);
