@@ -73,6 +73,9 @@ describe('document text in the worker', () => {
   }, 60_000);
 });
 
+/** One line of an old ledger in Windows-1252 (0x80 is the euro sign there, 0x96 an en dash): 60,000 of them are 1.3 MB. */
+const LEDGER_LINE = 'Ca\xe9 \x80 12,50 \x96 \x93na\xefve\x94 \xa9\n';
+
 describe('documents and search through the real CLI', () => {
   let root: string;
   let shelf: ShelfProcess;
@@ -91,6 +94,8 @@ describe('documents and search through the real CLI', () => {
       'ascii.pdf': '%PDF-1.4\n% nothing but ASCII, still a PDF\n%%EOF\n',
       // Windows-1252 text, as old Western files are: not UTF-8, still text.
       'old/menu.txt': Buffer.from('Caf\xe9 cr\xe8me br\xfbl\xe9e \x96 \x93na\xefve\x94 fa\xe7ade, \xa9 1998\n', 'latin1'),
+      // Over the size where replies are streamed: decoded piece by piece.
+      'old/ledger.txt': Buffer.from(LEDGER_LINE.repeat(60_000), 'latin1'),
       'old/LIESMICH': Buffer.from('Der M\xfcller sa\xdf am Flu\xdf und a\xdf K\xe4se. Gr\xfc\xdfe aus M\xfcnchen, sch\xf6ne Gr\xfc\xdfe an alle.\n', 'latin1'),
     });
     shelf = await startShelf([root]);
@@ -125,6 +130,10 @@ describe('documents and search through the real CLI', () => {
         _meta: { 'dev.mcpshelf/decodedFrom': 'windows-1252' },
       });
       expect((await c.readResource({ uri: uriOf(root, 'old/LIESMICH') })).contents[0]).toMatchObject({ text: expect.stringContaining('Grüße aus München') });
+      const ledger = (await c.readResource({ uri: uriOf(root, 'old/ledger.txt') })).contents[0] as { text?: string; _meta?: unknown };
+      expect(ledger._meta).toEqual({ 'dev.mcpshelf/decodedFrom': 'windows-1252' });
+      expect(ledger.text?.length).toBe(LEDGER_LINE.length * 60_000);
+      expect(ledger.text === 'Ca\u00e9 \u20ac 12,50 \u2013 \u201cna\u00efve\u201d \u00a9\n'.repeat(60_000)).toBe(true);
       // A PDF is a blob whatever its bytes (this one is plain ASCII).
       expect((await c.readResource({ uri: uriOf(root, 'ascii.pdf') })).contents[0]).toMatchObject({ mimeType: 'application/pdf', blob: expect.any(String) });
       const scan = await failure(c.readResource({ uri: `${uriOf(root, 'reports/scan.pdf')}?as=text` }));

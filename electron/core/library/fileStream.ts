@@ -3,7 +3,9 @@ import type { Stats } from 'node:fs';
 import { closeSync, fstatSync, read as readCallback } from 'node:fs';
 import { promisify } from 'node:util';
 
-import { bomEncoding, type ContentKind,SNIFF_BYTES } from './mediaType.js';
+import iconv from 'iconv-lite';
+
+import { binaryByName, bomEncoding, type ContentKind, LEGACY_SAMPLE_BYTES, type LegacyEncoding, LegacyEvidence, SNIFF_BYTES } from './mediaType.js';
 import { ShelfError } from './shelfError.js';
 
 /** fs.read on a raw descriptor (the read paths hold descriptors, not FileHandles). */
@@ -30,6 +32,8 @@ export interface KindScan {
   head: Buffer;
   /** The stats the scan saw, unchanged from its start to its end. */
   stat: Stats;
+  /** Not UTF-8 but text in a legacy 8-bit encoding: decoded from this as it is sent. */
+  legacy: LegacyEncoding | null;
 }
 
 /** Length of the longest prefix of `buf` that does not end inside a UTF-8 sequence. */
@@ -53,12 +57,27 @@ async function readFully(fd: number, buf: Buffer, offset: number, length: number
   return got;
 }
 
+/** The whole file looked at again as possible legacy 8-bit text (see legacyEncoding), chunk by chunk. */
+async function legacyOf(fd: number, size: number, fileName: string, buf: Buffer): Promise<LegacyEncoding | null> {
+  const evidence = new LegacyEvidence();
+  let sample = Buffer.alloc(0);
+  for (let pos = 0; pos < size; ) {
+    const got = await readFully(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
+    if (got === 0) break;
+    if (pos === 0) sample = Buffer.from(buf.subarray(0, Math.min(got, LEGACY_SAMPLE_BYTES)));
+    evidence.add(buf.subarray(0, got));
+    pos += got;
+  }
+  return evidence.verdict(fileName, sample);
+}
+
 /**
- * Decides text or blob for a large file the way contentKind does for a small
- * one (BOM, NUL, valid UTF-8), chunk by chunk in constant memory. Scanned
- * again if the file changed meanwhile (a few times at most).
+ * Decides text or blob for a large file the way contentKind and
+ * legacyEncoding do for a small one (BOM, NUL, valid UTF-8, else legacy
+ * 8-bit text), chunk by chunk in constant memory. Scanned again if the file
+ * changed meanwhile (a few times at most).
  */
-export async function scanKind(fd: number, uri: string, limit: number, first: Stats): Promise<KindScan> {
+export async function scanKind(fd: number, uri: string, limit: number, first: Stats, fileName: string): Promise<KindScan> {
   let before = first;
   const buf = Buffer.allocUnsafe(CHUNK + 4);
   for (let attempt = 0; ; attempt++) {
@@ -67,6 +86,7 @@ export async function scanKind(fd: number, uri: string, limit: number, first: St
     let head = Buffer.alloc(0);
     let encoding: KindScan['encoding'] = 'utf-8';
     let carry = 0;
+    let notUtf8 = false;
     for (let pos = 0; pos < size; ) {
       const got = await readFully(fd, buf, carry, Math.min(CHUNK, size - pos), pos);
       if (got === 0) break;
@@ -88,14 +108,17 @@ export async function scanKind(fd: number, uri: string, limit: number, first: St
       const end = pos >= size ? filled.length : wholeSequences(filled);
       if (!isUtf8(filled.subarray(0, end))) {
         kind = 'blob';
+        notUtf8 = true;
         break;
       }
       carry = filled.length - end;
       filled.copy(buf, 0, end);
     }
+    const legacy = notUtf8 && !binaryByName(fileName) ? await legacyOf(fd, size, fileName, buf) : null;
+    if (legacy) kind = 'text';
     const after = fstatSync(fd);
     if (after.size > limit) throw ShelfError.tooLarge(uri, after.size, limit);
-    if (sameVersion(before, after) || attempt >= 4) return { kind, encoding, head, stat: after };
+    if (sameVersion(before, after) || attempt >= 4) return { kind, encoding, head, stat: after, legacy };
     before = after;
   }
 }
@@ -120,6 +143,8 @@ export class FileChangedWhileSending extends Error {
 export class FileStream {
   readonly kind: ContentKind;
   readonly size: number;
+  /** Set when the text is decoded from a legacy 8-bit encoding (the reply says so in `_meta`). */
+  readonly decodedFrom: LegacyEncoding | null;
   private closed = false;
   private previewText = '';
   private total = 0;
@@ -132,6 +157,7 @@ export class FileStream {
   ) {
     this.kind = scan.kind;
     this.size = scan.stat.size;
+    this.decodedFrom = scan.legacy;
   }
 
   /** The start of the string and its full length (base64 chars, or the text's bytes in the file), for the traffic log. */
@@ -193,8 +219,9 @@ export class FileStream {
       this.keep(b64, b64.length);
       return Buffer.from(b64, 'latin1');
     }
-    if (utf16) {
-      const text = tail ?? utf16.decode(bytes, { stream: true });
+    if (utf16 || this.scan.legacy) {
+      // A single-byte encoding: every piece decodes on its own.
+      const text = tail ?? (utf16 ? utf16.decode(bytes, { stream: true }) : iconv.decode(bytes, this.scan.legacy as LegacyEncoding));
       this.keep(text, bytes.length);
       return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
     }

@@ -100,23 +100,53 @@ export function binaryByName(fileName: string): boolean {
   );
 }
 
+/** The one legacy encoding recognised (Latin-1 is its subset as far as printable text goes). */
+export type LegacyEncoding = 'windows-1252';
+
+/** How much of a file chardet looks at. */
+export const LEGACY_SAMPLE_BYTES = 64 * 1024;
+
+/**
+ * What rules bytes out as legacy text, counted piece by piece (a large file
+ * is looked at in chunks): any NUL, or more than 1% control bytes.
+ */
+export class LegacyEvidence {
+  private bytes = 0;
+  private controls = 0;
+  private nul = false;
+
+  add(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (this.nul || chunk.includes(0)) {
+      this.nul = true;
+      return;
+    }
+    for (const b of chunk) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) this.controls++;
+  }
+
+  /** The encoding to decode with, given the file's name and its first LEGACY_SAMPLE_BYTES; or null (a blob). */
+  verdict(fileName: string, sample: Uint8Array): LegacyEncoding | null {
+    if (this.bytes === 0 || this.nul || this.controls > this.bytes / 100 || binaryByName(fileName)) return null;
+    const byName = typeFromName(fileName);
+    const textual = byName !== null && (byName.startsWith('text/') || /[+/](json|xml|javascript|x-sh|x-python|yaml)$/.test(byName));
+    if (textual) return 'windows-1252';
+    if (byName !== null) return null; // named as something else: an image, an archive…
+    const best = chardet.analyse(sample.subarray(0, LEGACY_SAMPLE_BYTES))[0];
+    return best && best.confidence >= 20 && /^(ISO-8859-1|windows-1252)$/i.test(best.name) ? 'windows-1252' : null;
+  }
+}
+
 /**
  * Text in a legacy 8-bit encoding (Windows-1252 / Latin-1, which most old
  * Western text files are): not UTF-8, no NUL, hardly any control bytes, and
  * either named as text or recognised as such by chardet. Returns the
  * encoding to decode with, or null (a blob).
  */
-export function legacyEncoding(fileName: string, bytes: Uint8Array): 'windows-1252' | null {
-  if (bytes.length === 0 || bytes.includes(0) || binaryByName(fileName)) return null;
-  let controls = 0;
-  for (const b of bytes) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) controls++;
-  if (controls > bytes.length / 100) return null;
-  const byName = typeFromName(fileName);
-  const textual = byName !== null && (byName.startsWith('text/') || /[+/](json|xml|javascript|x-sh|x-python|yaml)$/.test(byName));
-  if (textual) return 'windows-1252';
-  if (byName !== null) return null; // named as something else: an image, an archive…
-  const best = chardet.analyse(bytes.subarray(0, 64 * 1024))[0];
-  return best && best.confidence >= 20 && /^(ISO-8859-1|windows-1252)$/i.test(best.name) ? 'windows-1252' : null;
+export function legacyEncoding(fileName: string, bytes: Uint8Array): LegacyEncoding | null {
+  if (binaryByName(fileName)) return null;
+  const evidence = new LegacyEvidence();
+  evidence.add(bytes);
+  return evidence.verdict(fileName, bytes);
 }
 
 /** Decodes text bytes (BOM-aware; the BOM itself is not part of the text). */

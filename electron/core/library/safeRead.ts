@@ -160,8 +160,8 @@ export async function openRead(
   try {
     const st = statForRead(fd, uri, limit);
     if (st.size <= STREAM_FROM) return await wholeOutcome(fd, rel, uri, limit, st, cache);
-    const scanned = await scanKind(fd, uri, limit, st);
-    const scan = binaryByName(rel) ? { ...scanned, kind: 'blob' as const } : scanned;
+    const scanned = await scanKind(fd, uri, limit, st, rel);
+    const scan = binaryByName(rel) ? { ...scanned, kind: 'blob' as const, legacy: null } : scanned;
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, scan.head, scan.kind));
     handedOver = true;
     return { stream: new FileStream(fd, uri, mimeType, scan) };

@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { FileStream } from '../library/fileStream.js';
+import { DECODED_FROM_META_KEY } from '../library/safeRead.js';
 import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
 import { SERVER_INFO } from './shelfServer.js';
@@ -49,8 +50,11 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
     }
     const file = opened.stream;
     const field = file.kind === 'text' ? 'text' : 'blob';
-    const head = `{"contents":[{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},"${field}":"`;
-    return streamed(file, era, head, '"}]', (preview) => ({ contents: [{ uri: file.uri, mimeType: file.mimeType, [field]: preview }] }));
+    // As a whole read says it (safeRead): decoded text names its legacy encoding.
+    const meta = file.decodedFrom ? { _meta: { [DECODED_FROM_META_KEY]: file.decodedFrom } } : {};
+    const metaJson = file.decodedFrom ? `"_meta":${JSON.stringify(meta._meta)},` : '';
+    const head = `{"contents":[{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},${metaJson}"${field}":"`;
+    return streamed(file, era, head, '"}]', (preview) => ({ contents: [{ uri: file.uri, mimeType: file.mimeType, ...meta, [field]: preview }] }));
   } catch (err) {
     return errorReply(err);
   }
