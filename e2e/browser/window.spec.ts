@@ -17,7 +17,7 @@ let root: string;
 
 test.beforeEach(async () => {
   root = await makeTree({
-    'src/server.ts': "import { createServer } from 'node:http';\n\nexport function start(port = 8080): void {\n  createServer().listen(port);\n}\n",
+    'src/server.ts': "import { createServer } from 'node:http';\n\nexport function start(port = 8080): void {\n  createServer().listen(port);\n}\n\n/* Started by the command line: the port comes from the settings, and the host is always 127.0.0.1, so nothing outside this machine can reach it whatever the firewall says. */\n",
     'docs/README.md': '# Notes\n\nPublished with **MCP Shelf**.\n',
     'assets/logo.png': PNG,
     'assets/data.bin': Buffer.from([0, 1, 2, 3, 0xde, 0xad, 0xbe, 0xef, 0x41, 0x42]),
@@ -113,8 +113,14 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
   await page.getByLabel('Find in file').fill('no such words');
   await page.getByLabel('Find in file').press('Enter');
   await expect(page.getByTestId('code-view')).toContainText('Not found');
+  // Wrapped, every line keeps its number beside it, and find still marks the line.
   await page.getByLabel('Wrap').check();
   await expect(page.locator('.gutter')).toHaveCount(0);
+  await expect(page.locator('.wline .ln').first()).toHaveText('1');
+  await page.getByLabel('Find in file').fill('listen');
+  await page.getByLabel('Find in file').press('Enter');
+  await expect(page.getByTestId('find-line').locator('.ln')).toHaveText('4');
+  await shoot(page, '03b-preview-wrapped');
   await page.getByLabel('Wrap').uncheck();
   await expect(page.getByRole('button', { name: /^Copy text/ })).toBeVisible();
   await expect(page.getByTestId('resource-uri')).toHaveText(uriOf(root, 'src/server.ts'));

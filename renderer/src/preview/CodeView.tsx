@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
 
 import { CopyButton } from '../ui/CopyButton';
-import { highlightHtml } from './highlight';
+import { highlightHtml, htmlLines } from './highlight';
 
 /** Past this, the view shows the beginning only (the full text is in the raw response). */
 const SHOW_LIMIT = 1_000_000;
@@ -13,7 +13,7 @@ const TOP_PX = 12;
 /** Text with line numbers, highlighted when the language is known; `focusLine` is marked and scrolled to. */
 export function CodeView({ text, language, focusLine }: { text: string; language: string | null; focusLine?: number }) {
   const focusRef = useRef<HTMLDivElement>(null);
-  // Wrapping hides the line numbers: a wrapped line would no longer sit beside its number.
+  // Wrapped, each line is a row of its own with its number beside its first part.
   const [wrap, setWrap] = useState(false);
   const [needle, setNeedle] = useState('');
   /** The current match (0-based) among all, or -1 before Enter; matchLine is where it is. */
@@ -21,7 +21,7 @@ export function CodeView({ text, language, focusLine }: { text: string; language
   // Whichever ancestor scrolls (the code view, or the preview around a markdown source), the line comes to the middle.
   useEffect(() => {
     if (focusLine) focusRef.current?.scrollIntoView({ block: 'center' });
-  }, [focusLine, text]);
+  }, [focusLine, text, wrap]);
   const shown = text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text;
   const html = useMemo(() => highlightHtml(shown, language), [shown, language]);
   const lines = useMemo(() => {
@@ -31,6 +31,7 @@ export function CodeView({ text, language, focusLine }: { text: string; language
     return Math.max(n, 1);
   }, [shown]);
   const gutter = useMemo(() => Array.from({ length: lines }, (_, i) => i + 1).join('\n'), [lines]);
+  const rows = useMemo(() => (wrap ? (html !== null ? htmlLines(html) : shown.split('\n')).slice(0, lines) : []), [wrap, html, shown, lines]);
   // Where the find text occurs (case-insensitive), at most 10,000 places.
   const matches = useMemo(() => {
     const at: number[] = [];
@@ -50,7 +51,7 @@ export function CodeView({ text, language, focusLine }: { text: string; language
   const findRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (matchLine !== null) findRef.current?.scrollIntoView({ block: 'center' });
-  }, [matchLine]);
+  }, [matchLine, wrap]);
   const step = (back: boolean) => {
     if (matches.length === 0) return setMatch(-2);
     setMatch((m) => (m < 0 ? (back ? matches.length - 1 : 0) : (m + (back ? -1 : 1) + matches.length) % matches.length));
@@ -94,19 +95,42 @@ export function CodeView({ text, language, focusLine }: { text: string; language
         {focusLine !== undefined && !wrap && (
           <div ref={focusRef} className="focus-line" data-testid="focus-line" style={{ top: TOP_PX + (focusLine - 1) * LINE_PX, height: LINE_PX }} aria-hidden="true" />
         )}
-        {!wrap && (
-          <pre className="gutter" aria-hidden="true">
-            {gutter}
-          </pre>
-        )}
-        {html !== null ? (
-          <pre className="code hljs">
-            <code dangerouslySetInnerHTML={{ __html: html }} />
-          </pre>
+        {wrap ? (
+          <div className={`code wrapped${html !== null ? ' hljs' : ''}`} style={{ '--gutter-ch': String(lines).length } as CSSProperties}>
+            {rows.map((row, i) => {
+              const line = i + 1;
+              const found = line === matchLine;
+              const focused = line === focusLine;
+              return (
+                <div
+                  key={line}
+                  ref={found ? findRef : focused ? focusRef : undefined}
+                  className={`wline${found ? ' find-line' : focused ? ' focus-row' : ''}`}
+                  data-testid={found ? 'find-line' : focused ? 'focus-line' : undefined}
+                >
+                  <span className="ln" aria-hidden="true">
+                    {line}
+                  </span>
+                  {html !== null ? <code dangerouslySetInnerHTML={{ __html: row }} /> : <code>{row}</code>}
+                </div>
+              );
+            })}
+          </div>
         ) : (
-          <pre className="code">
-            <code>{shown}</code>
-          </pre>
+          <>
+            <pre className="gutter" aria-hidden="true">
+              {gutter}
+            </pre>
+            {html !== null ? (
+              <pre className="code hljs">
+                <code dangerouslySetInnerHTML={{ __html: html }} />
+              </pre>
+            ) : (
+              <pre className="code">
+                <code>{shown}</code>
+              </pre>
+            )}
+          </>
         )}
       </div>
     </div>

@@ -41,3 +41,39 @@ export function highlightHtml(text: string, language: string | null): string | n
     return null;
   }
 }
+
+/**
+ * Highlighted HTML cut into lines that stand alone: a span open across a
+ * line break (a multi-line comment or string) is closed at the break and
+ * opened again on the next line, so each line can sit in its own row beside
+ * its number. highlight.js output holds only `<span class="…">`, `</span>`
+ * and escaped text.
+ */
+export function htmlLines(html: string): string[] {
+  const lines: string[] = [];
+  const open: string[] = [];
+  const special = /[<\n]/g;
+  let line = '';
+  for (let i = 0; i < html.length; ) {
+    const ch = html[i] as string;
+    if (ch === '<') {
+      const end = html.indexOf('>', i) + 1;
+      const tag = html.slice(i, end);
+      if (tag.startsWith('</')) open.pop();
+      else open.push(tag);
+      line += tag;
+      i = end;
+    } else if (ch === '\n') {
+      lines.push(line + '</span>'.repeat(open.length));
+      line = open.join('');
+      i++;
+    } else {
+      special.lastIndex = i;
+      const stop = special.exec(html)?.index ?? html.length;
+      line += html.slice(i, stop);
+      i = stop;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
