@@ -69,10 +69,13 @@ test('ask before read: a read waits for the window, other folders do not; allow,
 
     // The ask timeout is a setting: set it in the window, then leave an ask unanswered.
     await page.getByRole('tab', { name: 'History' }).click();
+    // Retention… opens the one settings sheet at the history's bounds.
     await page.getByTestId('history-settings').click();
-    await page.getByLabel('Ask waits').fill('2');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('status')).toContainText('History settings saved');
+    const sheet = page.getByTestId('settings-sheet');
+    await expect(sheet.getByLabel('Access history keeps')).toBeFocused();
+    await sheet.getByLabel('An ask-before-read waits').fill('2');
+    await sheet.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByRole('status')).toContainText('Settings saved');
     const unanswered = outcome(client.readResource({ uri: uriOf(privateDir, 'diary.md') }));
     await expect(prompt).toBeVisible();
     await expect(prompt).toContainText(/denied in [12] s/);

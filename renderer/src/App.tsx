@@ -19,7 +19,7 @@ import { Preview } from './preview/Preview';
 import { useSelection } from './preview/useSelection';
 import { ResourceTree } from './resources/ResourceTree';
 import { SearchPanel } from './search/SearchPanel';
-import { SettingsSheet } from './settings/SettingsSheet';
+import { type SettingsSection, SettingsSheet } from './settings/SettingsSheet';
 import { TrafficPanel } from './traffic/TrafficPanel';
 import { useTraffic } from './traffic/useTraffic';
 import { Toasts } from './ui/Toasts';
@@ -50,7 +50,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   }, [sidebarRef]);
   /** The file whose history the History tab shows (null: all). */
   const [historyUri, setHistoryUri] = useState<string | null>(null);
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  /** The settings sheet: closed (null), or open at a section. */
+  const [settingsAt, setSettingsAt] = useState<SettingsSection | null>(null);
   /** Preview or raw response, kept while moving from file to file. */
   const [rawMode, setRawMode] = useState(false);
   /** A search result being shown: the preview goes to its line. */
@@ -142,7 +143,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           </code>
         )}
         {connection === 'open' && (
-          <button type="button" className="btn btn-small" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
+          <button type="button" className="btn btn-small" onClick={() => setSettingsAt('reads')} data-testid="open-settings">
             Settings
           </button>
         )}
@@ -237,7 +238,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                   openUri={openUri}
                   raw={rawMode}
                   setRaw={setRawMode}
-                  openSettings={() => setSettingsOpen(true)}
+                  openSettings={() => setSettingsAt('reads')}
                   focus={focus?.uri === selected.uri ? focus : undefined}
                   resource={selected}
                   preview={preview}
@@ -270,6 +271,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                 notify={(m) => notify('info', m)}
                 fail={fail}
                 initialUri={historyUri}
+                openRetention={() => setSettingsAt('history')}
               />
             )}
             {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
@@ -289,7 +291,9 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           </div>
         </div>
       )}
-      {settingsOpen && <SettingsSheet api={api} onClose={() => setSettingsOpen(false)} notify={(m) => notify('info', m)} fail={fail} readLimitInForce={status?.maxReadBytes ?? null} />}
+      {settingsAt && (
+        <SettingsSheet api={api} at={settingsAt} onClose={() => setSettingsAt(null)} notify={(m) => notify('info', m)} fail={fail} readLimitInForce={status?.maxReadBytes ?? null} />
+      )}
       <AskPrompt asks={access.asks} answer={access.answer} />
       <Toasts toasts={toasts} dismiss={dismiss} />
     </div>

@@ -4,7 +4,6 @@ import type { AccessEntry, FolderInfo, HistoryExportFormat, HistoryPage, History
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
 import { formatBytes, formatWhen } from '../format';
-import { HistorySettings } from './HistorySettings';
 
 const PAGE = 200;
 const RANGES = [
@@ -51,6 +50,7 @@ export function HistoryPanel({
   notify,
   fail,
   initialUri,
+  openRetention,
 }: {
   api: ShelfApi;
   folders: FolderInfo[];
@@ -59,6 +59,8 @@ export function HistoryPanel({
   notify: (message: string) => void;
   fail: (err: unknown) => void;
   initialUri: string | null;
+  /** Opens the settings sheet at the history's bounds (one place edits them). */
+  openRetention: () => void;
 }) {
   const [client, setClient] = useState('');
   const [folder, setFolder] = useState('');
@@ -256,7 +258,9 @@ export function HistoryPanel({
           {page ? `${page.total.toLocaleString()} reads kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}` : 'Loading…'}
         </span>
         <span className="spacer" />
-        <HistorySettings api={api} notify={notify} fail={fail} />
+        <button type="button" className="btn btn-small" onClick={openRetention} data-testid="history-settings">
+          Retention…
+        </button>
       </footer>
     </section>
   );

@@ -1,9 +1,49 @@
-import { useEffect, useRef, useState } from 'react';
+import { type Ref, useEffect, useRef, useState } from 'react';
 
 import type { Settings, SettingsPatch, ShelfApi } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
 
 const MIB = 1024 * 1024;
+
+/** Where the sheet opens: its first field, or the access history's bounds (from the History tab). */
+export type SettingsSection = 'reads' | 'history';
+
+/** A size setting edited in MiB (whole ones unless `fractional`), kept in bytes; empty while typing is NaN. */
+function MibInput({
+  bytes,
+  onBytes,
+  label,
+  fractional = false,
+  inputRef,
+  describedBy,
+}: {
+  bytes: number;
+  onBytes: (bytes: number) => void;
+  label?: string;
+  fractional?: boolean;
+  inputRef?: Ref<HTMLInputElement>;
+  describedBy?: string;
+}) {
+  const shown = Number.isNaN(bytes) ? '' : String(fractional ? +(bytes / MIB).toFixed(2) : Math.round(bytes / MIB));
+  return (
+    <>
+      <input
+        ref={inputRef}
+        className="input input-small input-num"
+        type="number"
+        min={1}
+        max={1024}
+        step={fractional ? 'any' : 1}
+        required
+        value={shown}
+        onChange={(e) => onBytes(e.target.value.trim() === '' ? Number.NaN : Number(e.target.value) * MIB)}
+        aria-label={label}
+        aria-describedby={describedBy}
+      />{' '}
+      MiB
+    </>
+  );
+}
 
 /**
  * Everything settings.json holds besides the folders, in one sheet: what
@@ -12,12 +52,14 @@ const MIB = 1024 * 1024;
  */
 export function SettingsSheet({
   api,
+  at,
   onClose,
   notify,
   fail,
   readLimitInForce,
 }: {
   api: ShelfApi;
+  at: SettingsSection;
   onClose: () => void;
   notify: (m: string) => void;
   fail: (e: unknown) => void;
@@ -28,13 +70,15 @@ export function SettingsSheet({
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const firstRef = useRef<HTMLInputElement>(null);
+  const historyRef = useRef<HTMLInputElement>(null);
+  const loaded = s !== null;
 
   useEffect(() => {
     api.getSettings().then(setS, fail);
   }, [api, fail]);
   useEffect(() => {
-    if (s) firstRef.current?.focus();
-  }, [s]);
+    if (loaded) (at === 'history' ? historyRef : firstRef).current?.focus();
+  }, [loaded, at]);
 
   if (!s) return null;
   const set = (patch: Partial<Settings>) => setS({ ...s, ...patch });
@@ -82,19 +126,7 @@ export function SettingsSheet({
           <label className="field">
             <span>Largest file a client may read</span>
             <span className="with-unit">
-              <input
-                ref={firstRef}
-                className="input input-small input-num"
-                type="number"
-                min={1}
-                max={1024}
-                step="any"
-                required
-                value={Number.isNaN(s.maxReadBytes) ? '' : String(+(s.maxReadBytes / MIB).toFixed(2))}
-                onChange={(e) => set({ maxReadBytes: num(e.target.value) * MIB })}
-                aria-describedby="read-limit-note"
-              />{' '}
-              MiB
+              <MibInput bytes={s.maxReadBytes} onBytes={(maxReadBytes) => set({ maxReadBytes })} fractional inputRef={firstRef} describedBy="read-limit-note" />
             </span>
           </label>
           <p className="small muted" id="read-limit-note">
@@ -141,34 +173,24 @@ export function SettingsSheet({
             <span>Traffic log keeps</span>
             <span className="with-unit">
               <input className="input input-small input-num" type="number" min={100} max={1_000_000} required value={s.log.maxEntries} onChange={(e) => set({ log: { ...s.log, maxEntries: num(e.target.value) } })} /> messages,{' '}
-              <input
-                className="input input-small input-num"
-                type="number"
-                min={1}
-                max={1024}
-                required
-                value={Math.round(s.log.maxBytes / MIB)}
-                onChange={(e) => set({ log: { ...s.log, maxBytes: num(e.target.value) * MIB } })}
-                aria-label="Traffic log size in MiB"
-              />{' '}
-              MiB at most
+              <MibInput bytes={s.log.maxBytes} onBytes={(maxBytes) => set({ log: { ...s.log, maxBytes } })} label="Traffic log size in MiB" /> at most
             </span>
           </label>
           <label className="field">
             <span>Access history keeps</span>
             <span className="with-unit">
-              <input className="input input-small input-num" type="number" min={1} max={3650} required value={s.history.maxAgeDays} onChange={(e) => set({ history: { ...s.history, maxAgeDays: num(e.target.value) } })} /> days,{' '}
               <input
+                ref={historyRef}
                 className="input input-small input-num"
                 type="number"
                 min={1}
-                max={1024}
+                max={3650}
                 required
-                value={Math.round(s.history.maxBytes / MIB)}
-                onChange={(e) => set({ history: { ...s.history, maxBytes: num(e.target.value) * MIB } })}
-                aria-label="Access history size in MiB"
+                value={s.history.maxAgeDays}
+                onChange={(e) => set({ history: { ...s.history, maxAgeDays: num(e.target.value) } })}
               />{' '}
-              MiB at most
+              days,{' '}
+              <MibInput bytes={s.history.maxBytes} onBytes={(maxBytes) => set({ history: { ...s.history, maxBytes } })} label="Access history size in MiB" /> at most
             </span>
           </label>
         </fieldset>
