@@ -56,11 +56,23 @@ export { expect } from '@playwright/test';
 
 export const SHOTS = path.resolve('test-results', 'screenshots');
 
-/** A screenshot of the page in light and in dark (`NAME-light.png`, `NAME-dark.png`). */
+/** The window sizes every view is looked at in: a laptop, and a small window beside an editor. */
+const SHOT_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 900, height: 700 },
+];
+
+/** Screenshots of the page at each of SHOT_SIZES, light and dark (`NAME-1440x900-light.png`, …); the test goes on at its own size. */
 export async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
+  const before = page.viewportSize();
+  for (const size of SHOT_SIZES) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // laid out at this size
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${scheme}.png`) });
+    }
   }
   await page.emulateMedia({ colorScheme: 'light' });
+  if (before) await page.setViewportSize(before);
 }
