@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, shoot, SHOTS, test } from './shelfFixture.js';
+import { expect, shoot, test } from './shelfFixture.js';
 
 /** The person decides what clients read: the ask prompt, the read marks, the history view. */
 
@@ -147,5 +147,5 @@ test('the empty history says what it will hold', async ({ page, shelf }) => {
   await publish(page, openDir);
   await page.getByRole('tab', { name: 'History' }).click();
   await expect(page.getByTestId('history-empty')).toContainText('No client has read a file yet.');
-  await page.screenshot({ path: path.join(SHOTS, '10-history-empty-light.png') });
+  await shoot(page, '10-history-empty');
 });

@@ -1,8 +1,7 @@
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, SHOTS, test } from './shelfFixture.js';
+import { expect, shoot, test } from './shelfFixture.js';
 
 /** Filtering by path: readable results (the name first, the folder after), marked matches, keyboard from the box, no empty folders. */
 
@@ -38,7 +37,7 @@ test('filter results show names with their folders, mark the match, and work fro
   await box.press('Enter');
   await expect(page.getByTestId('resource-uri')).toHaveText(/module-01\/file-02\.ts$/);
 
-  await page.screenshot({ path: path.join(SHOTS, '14-filter-light.png') });
+  await shoot(page, '14-filter');
   await box.fill('file-03');
   await expect(rows).toHaveCount(3);
   await box.press('ArrowDown');

@@ -37,7 +37,7 @@ test('at 800×600 no view overflows sideways; the sidebar collapses and comes ba
   }
   await page.getByRole('tab', { name: /Traffic/ }).click();
   await expect(page.getByTestId('traffic-row').filter({ hasText: 'resources/read' }).getByText('ok')).toBeVisible();
-  await page.screenshot({ path: path.join(SHOTS, '15-narrow-light.png') });
+  await page.screenshot({ path: path.join(SHOTS, '15-narrow-800x600-light.png') });
 
   const sidebar = page.getByRole('complementary', { name: 'Folders and files' });
   await expect(sidebar).toBeVisible();

@@ -1,8 +1,7 @@
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, SHOTS, test } from './shelfFixture.js';
+import { expect, shoot, test } from './shelfFixture.js';
 
 /** Markdown as people write it: GFM tables, highlighted code, relative images and links, a toggle that stays usable on a long page. */
 
@@ -56,7 +55,7 @@ test('tables, highlighted code, a relative image and links; the Rendered/Source 
   const source = page.getByRole('button', { name: 'Source' });
   const box = await source.boundingBox();
   expect(box?.height ?? 0).toBeGreaterThan(15);
-  await page.screenshot({ path: path.join(SHOTS, '13-markdown-light.png') });
+  await shoot(page, '13-markdown');
   await md.getByRole('link', { name: 'the notes' }).click();
   await expect(page.getByTestId('resource-uri')).toHaveText(/docs\/notes\.md$/);
   expect(page.url()).toBe(shelf.url.replace(/#.*$/, ''));

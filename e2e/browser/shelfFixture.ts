@@ -18,8 +18,8 @@ export interface RunningShelf {
 export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: string[]) => Promise<RunningShelf> }>({
   // Playwright reads a fixture's dependencies from this pattern; this one has none.
   // eslint-disable-next-line no-empty-pattern
-  startShelf: async ({}, use) => {
-    const started: RunningShelf[] = [];
+  startShelf: async ({}, use, testInfo) => {
+    const started: Array<RunningShelf & { log: () => string }> = [];
     await use(async (args = []) => {
       const home = await mkdtemp(path.join(os.tmpdir(), 'e2e-'));
       const socketPath = path.join(home, 's.sock');
@@ -28,7 +28,7 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`serve --ui did not start:\n${err}`)), 20_000);
         proc.stderr?.on('data', (d: Buffer) => {
-          err += d.toString();
+          if (err.length < 1_000_000) err += d.toString();
           const m = /window: (http:\/\/\S+)/.exec(err);
           if (m) {
             clearTimeout(timer);
@@ -38,9 +38,13 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
         proc.once('exit', (code) => reject(new Error(`serve --ui exited with ${code}:\n${err}`)));
       });
       const shelf = { url, socketPath, home, proc };
-      started.push(shelf);
+      started.push({ ...shelf, log: () => err });
       return shelf;
     });
+    // A failed test carries what the shelf printed (and whether it was still running).
+    if (testInfo.status !== testInfo.expectedStatus) {
+      for (const s of started) await testInfo.attach('shelf stderr', { body: `${s.log()}\n[exit code: ${s.proc.exitCode ?? 'still running'}, signal: ${s.proc.signalCode ?? '-'}]`, contentType: 'text/plain' });
+    }
     for (const s of started) {
       s.proc.kill('SIGTERM');
       await new Promise((r) => (s.proc.exitCode !== null ? r(null) : s.proc.once('exit', r)));

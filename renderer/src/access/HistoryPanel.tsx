@@ -42,6 +42,9 @@ function download(text: string, format: HistoryExportFormat): void {
  * folder, outcome and time; older pages on demand; export as CSV or JSON
  * Lines; retention and the ask timeout.
  */
+/** How a read came: resources/read or the read tool, over which transport, in which revision. */
+const how = (e: AccessEntry) => `${e.via === 'tool' ? 'read tool' : 'resource'} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
+
 export function HistoryPanel({
   api,
   folders,
@@ -232,8 +235,8 @@ export function HistoryPanel({
                     )}
                   </td>
                   <td className="num mono muted">{e.size !== null ? formatBytes(e.size) : ''}</td>
-                  <td className="muted small nowrap">
-                    {e.via === 'tool' ? 'read tool' : 'resource'} · {e.transport === 'http' ? 'HTTP' : 'socket'} · {e.protocolVersion ?? '?'}
+                  <td className="muted small nowrap" title={how(e)}>
+                    {how(e)}
                   </td>
                   <td>
                     <span className={`status status-${e.outcome === 'ok' ? 'ok' : 'error'}`} title={e.errorCode !== null ? `Error ${e.errorCode}: ${e.errorMessage ?? ''}` : undefined}>

@@ -256,8 +256,9 @@ export function TrafficPanel({
                 <span role="gridcell" className="mono ellipsis" title={e.id !== null ? `id ${String(e.id)}` : undefined}>
                   {e.method ?? '—'}
                 </span>
-                <span role="gridcell" className="mono ellipsis target" title={e.target ?? undefined} data-testid="traffic-target">
-                  {e.target ? (e.target.startsWith('file://') ? decodeURIComponent(e.target.replace(/^file:\/\//, '')) : e.target) : ''}
+                <span role="gridcell" className="mono ellipsis-start target" title={e.target ?? undefined} data-testid="traffic-target">
+                  {/* Cut at its start: a path's end (the file) is what tells rows apart. */}
+                  <bdi>{e.target ? (e.target.startsWith('file://') ? decodeURIComponent(e.target.replace(/^file:\/\//, '')) : e.target) : ''}</bdi>
                 </span>
                 <span role="gridcell" className="num mono">
                   {shown.durationMs !== null ? `${shown.durationMs} ms` : ''}
