@@ -72,6 +72,8 @@ export class ConnectionHub {
   private nextId = 1;
   private socketCount = 0;
   private readonly options: HubOptions;
+  /** When any client last sent a request (performance.now()); background work yields while they keep coming. */
+  lastRequestAt = -Infinity;
   private readonly reads: ClientReads;
   private modern: McpHttpHandler | null = null;
   private stopFeedingHttp: (() => void) | null = null;
@@ -287,6 +289,7 @@ export class ConnectionHub {
       incoming: (message, bytes, text) => {
         const m = message as { method?: unknown; id?: unknown; params?: unknown } | null;
         if (m && typeof m.method === 'string' && m.id !== undefined) {
+          this.lastRequestAt = performance.now();
           connection.requests++;
           connection.lastSeen = Date.now();
           const identity = m.method === 'initialize' || connection.era !== 'legacy' ? identityOf(m) : null;

@@ -47,6 +47,15 @@ interface Stored {
 export const MAX_INDEXED_BYTES = 2 * 1024 * 1024;
 /** Work per slice before the event loop gets a turn. */
 const SLICE_MS = 8;
+/**
+ * Clients first: while requests keep coming (one within BUSY_WITHIN_MS),
+ * indexing takes a BUSY_SLICE_MS slice every BUSY_GAP_MS instead of every
+ * turn of the loop. Every turn, 8 in-flight reads waited behind a slice:
+ * 100,000 files being indexed cut reads from 22,700 to 450 a second.
+ */
+const BUSY_WITHIN_MS = 100;
+const BUSY_SLICE_MS = 2;
+const BUSY_GAP_MS = 250;
 /** A page of hits at most; phrase checks look at most this many ranked matches per page. */
 const MAX_LIMIT = 100;
 const MAX_CHECKED = 1000;
@@ -65,12 +74,16 @@ export class SearchIndex {
   /** Called after each slice (the window shows the progress). */
   progress: (() => void) | null = null;
 
-  constructor(private readonly library: Library) {
+  constructor(
+    private readonly library: Library,
+    /** Milliseconds since a client last sent a request (Infinity before any). */
+    private readonly sinceClientRequest: () => number = () => Infinity,
+  ) {
     this.unsubscribe = library.subscribe({
       filesChanged: (folder, change) => this.changed(folder, change),
       folderRemoved: (folder) => this.dropFolder(folder.id),
     });
-    for (const f of library.list()) for (const rel of f.sortedPaths()) this.queue.add(key(f.id, rel));
+    for (const f of library.list()) for (const rel of f.paths()) this.queue.add(key(f.id, rel));
     this.schedule();
   }
 
@@ -102,12 +115,13 @@ export class SearchIndex {
   private schedule(): void {
     if (this.working || this.stopped || this.queue.size === 0) return;
     this.working = true;
-    setImmediate(() => void this.slice());
+    if (this.sinceClientRequest() < BUSY_WITHIN_MS) setTimeout(() => void this.slice(BUSY_SLICE_MS), BUSY_GAP_MS).unref();
+    else setImmediate(() => void this.slice(SLICE_MS));
   }
 
-  /** Indexes queued files for about SLICE_MS, then yields. */
-  private async slice(): Promise<void> {
-    const until = performance.now() + SLICE_MS;
+  /** Indexes queued files for about `ms`, then yields. */
+  private async slice(ms: number): Promise<void> {
+    const until = performance.now() + ms;
     try {
       while (!this.stopped && performance.now() < until) {
         const next = this.queue.values().next();

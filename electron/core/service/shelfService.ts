@@ -137,7 +137,7 @@ export class ShelfService implements ShelfMethods {
       asksChanged: (folder, asks) => this.gate.folderChanged(folder, asks),
     });
     // Built in the background from the folders' first index on; serving never waits for it.
-    this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library) : null;
+    this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library, () => performance.now() - this.hub.lastRequestAt) : null;
     if (this.search) this.search.progress = () => this.statusSoon();
     const reads = new ClientReads(this.library, {
       search: this.search,
