@@ -81,13 +81,16 @@ export async function scanTree(
     /** Told of each entry the rules exclude, and which rule (an excluded directory is not walked). */
     onExcluded?: (rel: string, isDir: boolean, rule: HiddenRule) => void;
     recent?: RecentFiles;
+    /** Told of each directory walked, just before it is listed (so a watch placed then misses nothing after). */
+    onDir?: (rel: string) => void;
   } = {},
 ): Promise<void> {
-  const { onExcluded, recent } = watch;
+  const { onExcluded, recent, onDir } = watch;
   const pending = [dirRel];
   let first = true;
   while (pending.length > 0) {
     const dir = pending.pop() as string;
+    onDir?.(dir);
     let dirents;
     try {
       dirents = readdirSync(joinRel(realRoot, dir), { withFileTypes: true });

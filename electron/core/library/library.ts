@@ -10,7 +10,7 @@ import { type DocumentText } from '../documents/documentText.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';
 import type { FileEntry } from './folderScan.js';
-import { compareCodeUnits, type FolderChange,folderName, PublishedFolder } from './publishedFolder.js';
+import { type FolderChange, folderName, PublishedFolder } from './publishedFolder.js';
 import { ReadCache } from './readCache.js';
 import type { RuleOptions } from './rules.js';
 import { openRead, readBytes, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
@@ -175,11 +175,8 @@ export class Library {
     outer: for (const folder of this.folders) {
       if (onlyFolder !== undefined && folder.root !== onlyFolder) continue;
       if (from && folder.id < from.folderId) continue;
-      const paths = folder.sortedPaths();
-      let start = 0;
-      if (from && folder.id === from.folderId) start = upperBound(paths, from.rel);
-      for (let i = start; i < paths.length; i++) {
-        const rel = paths[i] as string;
+      const paths = from && folder.id === from.folderId ? folder.paths().after(from.rel) : folder.paths();
+      for (const rel of paths) {
         if (accept && !accept(folder, rel)) continue;
         if (resources.length === pageSize) {
           more = true;
@@ -299,7 +296,7 @@ export class Library {
   complete(templateUri: string, value: string): { values: string[]; total: number; hasMore: boolean } {
     const folder = this.folders[this.templates().findIndex((t) => t.uriTemplate === templateUri)];
     if (!folder) throw ShelfError.invalidParams(`Unknown resource template: ${templateUri}`);
-    const paths = folder.sortedPaths();
+    const paths = folder.paths();
     const needle = value.toLowerCase();
     const starts: string[] = [];
     const contains: string[] = [];
@@ -381,14 +378,3 @@ function describeText(file: ResourceInfo, text: string | undefined): ListedResou
   };
 }
 
-/** First index whose path sorts after `rel`. */
-function upperBound(paths: readonly string[], rel: string): number {
-  let lo = 0;
-  let hi = paths.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareCodeUnits(paths[mid] as string, rel) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

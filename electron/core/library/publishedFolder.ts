@@ -4,8 +4,10 @@ import path from 'node:path';
 
 import { subscribe as subscribeNative } from '@parcel/watcher';
 
+import { DirectoryWatches, PER_DIRECTORY_WATCHES } from './directoryWatches.js';
 import { examineFile, type FileEntry, type RecentFiles, scanTree } from './folderScan.js';
 import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
+import { SortedPaths } from './sortedPaths.js';
 import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
 
 export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
@@ -94,12 +96,15 @@ export class PublishedFolder {
   private entries = new Map<string, FileEntry>();
   /** How many entries lie below each folder-relative directory: a path that was never a directory costs nothing to check. */
   private readonly below = new Map<string, number>();
-  private sorted: string[] | null = null;
+  /** The paths in order, built on first use after a full index and then kept in step. */
+  private sorted: SortedPaths | null = null;
   /** Full re-indexes since start (after the first): only when polling, or when a .gitignore changed. */
   reindexes = 0;
   /** Paths the watcher reported since start (excluded folders are not watched, so they add none). */
   watchEvents = 0;
   private watcher: ActiveWatcher | null = null;
+  /** Linux: the per-directory watches the scans place (also `watcher` then). */
+  private dirWatches: DirectoryWatches | null = null;
   private rootIdentity: string | null = null;
   private rootTimer: NodeJS.Timeout | null = null;
   private dirtyFiles = new Set<string>();
@@ -123,6 +128,11 @@ export class PublishedFolder {
   ) {
     this.realRoot = root;
     this.rules = new FolderRules(root, options);
+  }
+
+  /** Directories watched one by one (Linux), or null where one recursive subscription watches the tree. */
+  get watchedDirectories(): number | null {
+    return this.dirWatches?.size ?? null;
   }
 
   get fileCount(): number {
@@ -166,9 +176,14 @@ export class PublishedFolder {
   }
 
   /** Folder-relative paths in stable (code unit) order. */
-  sortedPaths(): readonly string[] {
-    if (!this.sorted) this.sorted = [...this.entries.keys()].sort(compareCodeUnits);
+  paths(): SortedPaths {
+    if (!this.sorted) this.sorted = SortedPaths.of(this.entries.keys());
     return this.sorted;
+  }
+
+  /** A copy of the paths in order (for small folders: the index may hold a million). */
+  sortedPaths(): string[] {
+    return [...this.paths()];
   }
 
   /**
@@ -188,16 +203,16 @@ export class PublishedFolder {
     this.state = 'indexing';
     this.eventsHeld = true;
     const started = performance.now();
-    // Watching starts first, so nothing that changes during the scan is missed.
-    await this.startWatcher(false);
+    // Watching starts first (per directory: as the scan reaches each), so nothing that changes during the scan is missed.
+    if (PER_DIRECTORY_WATCHES) this.startDirectoryWatches();
+    else await this.startWatcher(false);
     const fresh = new Map<string, FileEntry>();
     const hidden = hiddenTally();
     const excluded = hidden.dirs;
     try {
-      await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles() });
+      await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles(), onDir: this.watchDir });
     } catch (err) {
-      await this.watcher?.close();
-      this.watcher = null;
+      await this.closeWatcher();
       throw err;
     }
     await this.unwatch(excluded);
@@ -237,8 +252,7 @@ export class PublishedFolder {
     if (this.settleTimer) clearTimeout(this.settleTimer);
     if (this.rootTimer) clearInterval(this.rootTimer);
     this.rootTimer = null;
-    await this.watcher?.close();
-    this.watcher = null;
+    await this.closeWatcher();
     await this.flushing;
   }
 
@@ -259,7 +273,7 @@ export class PublishedFolder {
    */
   private async unwatch(excluded: readonly string[]): Promise<void> {
     const next = [...new Set([...UNWATCHED_AT_TOP, ...excluded.slice(0, MAX_UNWATCHED)])].sort();
-    if (this.state === 'polling' || next.join('\0') === this.unwatched.join('\0')) return;
+    if (this.dirWatches || this.state === 'polling' || next.join('\0') === this.unwatched.join('\0')) return;
     this.unwatched = next;
     const old = this.watcher;
     this.watcher = null;
@@ -267,11 +281,34 @@ export class PublishedFolder {
     await old?.close();
   }
 
+  /** Linux: watches placed by the scans, directory by directory (see DirectoryWatches). */
+  private startDirectoryWatches(): void {
+    const watches = new DirectoryWatches(this.realRoot, path.basename(this.realRoot), {
+      path: (rel) => this.markRel(rel, true),
+      lost: (rel) => {
+        if (rel !== '') return this.markRel(rel, true);
+        this.rescanAll = true;
+        this.scheduleFlush();
+      },
+      root: () => void this.checkRoot(),
+      error: (err) => this.onWatcherError(err),
+    });
+    this.dirWatches = watches;
+    this.watcher = watches;
+  }
+
+  /** Given to every scan: a directory it reaches is watched before it is listed (per-directory watches only). */
+  private readonly watchDir = (rel: string): void => this.dirWatches?.add(rel);
+
+  private async closeWatcher(): Promise<void> {
+    const w = this.watcher;
+    this.watcher = null;
+    this.dirWatches = null;
+    await w?.close();
+  }
+
   private async startWatcher(polling: boolean, closeFirst = true): Promise<void> {
-    if (closeFirst) {
-      await this.watcher?.close();
-      this.watcher = null;
-    }
+    if (closeFirst) await this.closeWatcher();
     if (!polling) {
       try {
         const subscription = await subscribeNative(this.realRoot, (err, events) => {
@@ -324,6 +361,7 @@ export class PublishedFolder {
       // Out of inotify watches or descriptors: polling still delivers updates.
       this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
       this.state = 'polling';
+      this.dirWatches = null; // closed by startWatcher; scans place no more watches
       void this.startWatcher(true).then(() => {
         this.rescanAll = true;
         this.scheduleFlush();
@@ -343,13 +381,17 @@ export class PublishedFolder {
    * about it does not matter.
    */
   private markPath(p: string, structural: boolean): void {
-    this.watchEvents++;
     if (p === this.realRoot) {
+      this.watchEvents++;
       if (structural) void this.checkRoot();
       return;
     }
     const rel = this.relOf(p);
-    if (rel === null) return;
+    if (rel !== null) this.markRel(rel, structural);
+  }
+
+  private markRel(rel: string, structural: boolean): void {
+    this.watchEvents++;
     if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.rescanAll = true;
     // Excluded (a .gitignored build dir and all below it, node_modules, a secret…): nothing there is
     // published, so a write there costs one rule check (the rules cover a path's folders too).
@@ -391,13 +433,22 @@ export class PublishedFolder {
       const hidden = hiddenTally();
       const excluded = hidden.dirs;
       this.rules.resetGitignores();
+      const reached = new Set<string>();
       try {
-        await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles() });
+        await scanTree(this.realRoot, this.rules, '', fresh, {
+          onExcluded: hidden.note,
+          recent: this.recentFiles(),
+          onDir: (rel) => {
+            reached.add(rel);
+            this.watchDir(rel);
+          },
+        });
       } catch {
         await this.checkRoot();
         return;
       }
-      await this.unwatch(excluded); // a .gitignore may have changed what is excluded
+      this.dirWatches?.keepOnly(reached); // a .gitignore may have changed what is excluded
+      await this.unwatch(excluded);
       this.hidden = hidden.summary();
       const change = this.replaceEntries(fresh);
       if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
@@ -414,22 +465,53 @@ export class PublishedFolder {
       if (st?.isDirectory()) {
         if (this.state === 'polling') this.scheduleSettle();
         this.remove(rel, change);
-        if (this.rules.excludes(rel, true)) continue;
+        if (this.rules.excludes(rel, true)) {
+          this.removeUnder(rel, change);
+          this.dirWatches?.removeUnder(rel);
+          continue;
+        }
         if (st.ctimeMs >= recent.since) this.noteRecheck(rel, true);
-        const found = new Map<string, FileEntry>();
-        await scanTree(this.realRoot, this.rules, rel, found, { recent }).catch(() => undefined);
-        for (const entry of found.values()) this.upsert(entry, change);
+        await this.syncDir(rel, change, recent);
         this.watcher?.add?.(joinRel(this.realRoot, rel));
         continue;
       }
       // It may have been a folder until now, even if a file entry of the same name was never
       // removed (the watcher can fold a file → folder → file sequence into one event): free when nothing is below it.
       this.removeUnder(rel, change);
+      this.dirWatches?.removeUnder(rel);
       const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
       if (entry) this.upsert(entry, change);
       else this.remove(rel, change);
     }
     if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
+  }
+
+  /**
+   * Makes the index below directory `rel` what is on disk now: files found
+   * are added (or changed, when their size or time differ), files no longer
+   * there are removed — a folder replaced by another of the same name leaves
+   * nothing of the old one behind. Its directories are watched as reached.
+   */
+  private async syncDir(rel: string, change: FolderChange, recent: RecentFiles): Promise<void> {
+    const found = new Map<string, FileEntry>();
+    // A folder that was watched before may be another one now: watches below it that the walk does not reach go.
+    const reached = this.dirWatches?.has(rel) ? new Set<string>() : null;
+    const onDir = (d: string) => {
+      reached?.add(d);
+      this.watchDir(d);
+    };
+    await scanTree(this.realRoot, this.rules, rel, found, { recent, onDir }).catch(() => undefined);
+    if (reached) this.dirWatches?.keepOnly(reached, rel);
+    if (this.below.has(rel)) {
+      const prefix = `${rel}/`;
+      const gone: string[] = [];
+      for (const p of this.paths().startingWith(prefix)) if (!found.has(p)) gone.push(p);
+      for (const p of gone) this.remove(p, change);
+    }
+    for (const entry of found.values()) {
+      const old = this.entries.get(entry.rel);
+      if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
+    }
   }
 
   /** Where a look starting now notes files new enough to be looked at again. */
@@ -530,7 +612,7 @@ export class PublishedFolder {
     this.entries.set(entry.rel, entry);
     if (!old) {
       // The sorted paths are kept, not rebuilt: a million-path sort after every new file would cost a second.
-      if (this.sorted) this.sorted.splice(lowerBound(this.sorted, entry.rel), 0, entry.rel);
+      this.sorted?.add(entry.rel);
       this.countBelow(entry.rel, 1);
       change.added.push(entry.rel);
     } else {
@@ -546,19 +628,13 @@ export class PublishedFolder {
   private removeUnder(dir: string, change: FolderChange): void {
     if (!this.below.has(dir)) return;
     const prefix = `${dir}/`;
-    const paths = this.sortedPaths();
-    const doomed: string[] = [];
-    for (let i = lowerBound(paths, prefix); i < paths.length && (paths[i] as string).startsWith(prefix); i++) doomed.push(paths[i] as string);
+    const doomed = [...this.paths().startingWith(prefix)];
     for (const rel of doomed) this.remove(rel, change);
   }
 
   private remove(rel: string, change: FolderChange): void {
     if (this.entries.delete(rel)) {
-      if (this.sorted) {
-        const i = lowerBound(this.sorted, rel);
-        if (this.sorted[i] === rel) this.sorted.splice(i, 1);
-        else this.sorted = null; // out of step somehow: rebuilt on the next list
-      }
+      this.sorted?.delete(rel);
       this.countBelow(rel, -1);
       change.removed.push(rel);
     }
@@ -625,8 +701,7 @@ export class PublishedFolder {
     this.state = 'missing';
     this.error = reason;
     this.dropRechecks();
-    await this.watcher?.close();
-    this.watcher = null;
+    await this.closeWatcher();
     const change = this.replaceEntries(new Map());
     this.events.onState(this, `${this.root}: ${reason}; its files are no longer served`);
     if (change.removed.length > 0) this.events.onChange(this, change);
@@ -637,21 +712,7 @@ function leadsElsewhere(root: string, real: string, pinned: string): string {
   return `${root} now leads to ${real}, not to ${pinned} where it was published; not served (remove it and add it again to publish the new place)`;
 }
 
-/** The first index whose path is not below `key` in code-unit order. */
-function lowerBound(paths: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = paths.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((paths[mid] as string) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 export function folderName(root: string): string {
   return path.basename(root) || root;

@@ -85,6 +85,7 @@ describe('PublishedFolder', () => {
     await mkdir(path.join(root, 'dir'));
     await writeFile(path.join(root, 'dir', 'inner.txt'), 'i');
     await eventually(() => folder.fileCount === 4, 5000, 'the new files indexed');
+    await new Promise((r) => setTimeout(r, 300)); // the writes' own events, after the folder's scan found the files
     changes.length = 0;
     // What @parcel/watcher does to a path created and deleted within one batch: nothing reaches us.
     const watching = folder as unknown as { watcher: { close(): Promise<void> } };
@@ -98,6 +99,30 @@ describe('PublishedFolder', () => {
     await new Promise((r) => setTimeout(r, 3500)); // past the last look
     expect(changes.flatMap((c) => c.changed)).toEqual([]);
     expect(changes.flatMap((c) => c.removed).sort()).toEqual(['dir/inner.txt', 'new.txt']);
+  });
+
+  it('a folder replaced by another of the same name leaves nothing of the old one behind', async () => {
+    const { root, folder } = await open({ 'a/old-1.txt': '1', 'a/deep/old-2.txt': '2', 'c/new.txt': 'n' });
+    await rename(path.join(root, 'a'), path.join(root, 'b'));
+    await rename(path.join(root, 'c'), path.join(root, 'a'));
+    await eventually(() => folder.sortedPaths().join() === 'a/new.txt,b/deep/old-2.txt,b/old-1.txt', 5000, 'the swap applied');
+    await writeFile(path.join(root, 'a', 'later.txt'), 'l'); // the moved folder is watched at its new place
+    await writeFile(path.join(root, 'b', 'deep', 'later.txt'), 'l');
+    await eventually(() => folder.get('a/later.txt') !== undefined && folder.get('b/deep/later.txt') !== undefined, 5000, 'writes in the moved folders');
+    expect(folder.reindexes).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('Linux: watches the directories it publishes, one each, and none that are excluded', async () => {
+    const { root, folder } = await open({ '.gitignore': 'build/\n', 'src/a.ts': 'a', 'src/lib/b.ts': 'b', 'build/x/y.js': 'y', 'node_modules/m/i.js': 'i', '.git/HEAD': 'h' });
+    expect(folder.watchedDirectories).toBe(3); // the root, src, src/lib
+    await mkdir(path.join(root, 'new', 'deeper', 'deepest'), { recursive: true });
+    await writeFile(path.join(root, 'new', 'deeper', 'deepest', 'f.txt'), 'f');
+    await eventually(() => folder.get('new/deeper/deepest/f.txt') !== undefined, 5000, 'a file in a new nested folder');
+    expect(folder.watchedDirectories).toBe(6);
+    await writeFile(path.join(root, 'new', 'deeper', 'deepest', 'g.txt'), 'g'); // seen through the new folder's own watch
+    await eventually(() => folder.get('new/deeper/deepest/g.txt') !== undefined, 5000, 'a later file there');
+    await rm(path.join(root, 'new'), { recursive: true });
+    await eventually(() => folder.watchedDirectories === 3 && folder.fileCount === 2, 5000, 'the removed folders unwatched');
   });
 
   it('a root that disappears stops being served and comes back when it returns', async () => {
