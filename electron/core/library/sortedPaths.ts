@@ -1,9 +1,8 @@
-import sortedBtree from 'sorted-btree';
+// The named bulkLoad makes the tree: the package's class is a CommonJS
+// `exports.default`, which Node's ESM loader and bundlers hand over differently.
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad.js';
 
-// A CommonJS module with `exports.default`: Node's ESM loader hands over the exports object, a bundler may hand over the class.
-const BTree = ((sortedBtree as { default?: unknown }).default ?? sortedBtree) as typeof sortedBtree.default;
-type Tree = InstanceType<typeof sortedBtree.default<string, undefined>>;
+type Tree = ReturnType<typeof bulkLoad<string, undefined>>;
 
 /** Branching factor: wide nodes keep the tree shallow and its overhead to a few bytes a path. */
 const NODE_SIZE = 128;
@@ -18,10 +17,6 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 export class SortedPaths {
   private constructor(private readonly tree: Tree) {}
-
-  static empty(): SortedPaths {
-    return new SortedPaths(new BTree<string, undefined>(undefined, compare, NODE_SIZE));
-  }
 
   /** From paths in any order (sorted here, once). */
   static of(paths: Iterable<string>): SortedPaths {
