@@ -61,6 +61,14 @@ const MAX_LIMIT = 100;
 const MAX_CHECKED = 1000;
 
 const key = (folderId: number, rel: string) => `${folderId}\u0000${rel}`;
+/**
+ * A change this large (a folder's first index, a .gitignore that let many
+ * files in) is indexed by walking the folder's paths in order rather than
+ * queued path by path: a million queued keys cost some 100 MiB.
+ */
+const WALK_FROM = 5000;
+/** Paths taken from a walk at a time. */
+const WALK_STEP = 256;
 
 export class SearchIndex {
   private readonly index = new InvertedIndex();
@@ -68,6 +76,17 @@ export class SearchIndex {
   private readonly docs = new Map<string, Stored>();
   /** Files waiting to be (re)indexed, in order; a set, so a file changed twice is indexed once. */
   private readonly queue = new Set<string>();
+  /**
+   * Taken from, not restarted (V8 leaves deleted entries as holes that a
+   * fresh iterator skips one by one: taking the first entry again and
+   * again grew quadratic over a big queue). Live: entries added later are
+   * reached too.
+   */
+  private queueIterator: Iterator<string> | null = null;
+  /** Folders being walked in path order: the last path taken, and about how many are left. */
+  private readonly walks = new Map<number, { after: string | null; left: number }>();
+  /** Paths a walk step took, still to index. */
+  private walkBatch: string[] = [];
   private working = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
@@ -83,12 +102,56 @@ export class SearchIndex {
       filesChanged: (folder, change) => this.changed(folder, change),
       folderRemoved: (folder) => this.dropFolder(folder.id),
     });
-    for (const f of library.list()) for (const rel of f.paths()) this.queue.add(key(f.id, rel));
+    for (const f of library.list()) this.walk(f);
     this.schedule();
   }
 
   get pending(): number {
-    return this.queue.size;
+    let n = this.queue.size + this.walkBatch.length;
+    for (const w of this.walks.values()) n += Math.max(0, w.left);
+    return n;
+  }
+
+  /** Indexes every file of `folder`, in path order, from the start. */
+  private walk(folder: PublishedFolder): void {
+    if (folder.fileCount === 0) return;
+    this.walks.set(folder.id, { after: null, left: folder.fileCount });
+  }
+
+  /** The next file to index: a queued change first, then the next path of a walk. */
+  private next(): string | null {
+    if (this.queue.size > 0) {
+      let step = this.queueIterator?.next();
+      if (!step || step.done) {
+        this.queueIterator = this.queue.values();
+        step = this.queueIterator.next();
+      }
+      if (!step.done) {
+        this.queue.delete(step.value);
+        return step.value;
+      }
+    }
+    if (this.walkBatch.length === 0) this.fillWalkBatch();
+    return this.walkBatch.pop() ?? null;
+  }
+
+  private fillWalkBatch(): void {
+    for (const [folderId, w] of this.walks) {
+      const folder = this.library.list().find((f) => f.id === folderId);
+      if (!folder) {
+        this.walks.delete(folderId);
+        continue;
+      }
+      const paths = w.after === null ? folder.paths()[Symbol.iterator]() : folder.paths().after(w.after);
+      const taken: string[] = [];
+      for (let step = paths.next(); !step.done && taken.length < WALK_STEP; step = paths.next()) taken.push(step.value);
+      if (taken.length < WALK_STEP) this.walks.delete(folderId);
+      if (taken.length === 0) continue;
+      w.after = taken[taken.length - 1] as string;
+      w.left -= taken.length;
+      this.walkBatch = taken.reverse().map((rel) => key(folderId, rel)); // popped from the end: in path order
+      return;
+    }
   }
 
   get indexed(): number {
@@ -97,7 +160,8 @@ export class SearchIndex {
 
   private changed(folder: PublishedFolder, change: FolderChange): void {
     for (const rel of change.removed) this.drop(key(folder.id, rel));
-    for (const rel of [...change.added, ...change.changed]) this.queue.add(key(folder.id, rel));
+    if (change.added.length + change.changed.length >= WALK_FROM) this.walk(folder);
+    else for (const rel of [...change.added, ...change.changed]) this.queue.add(key(folder.id, rel));
     this.schedule();
   }
 
@@ -107,13 +171,15 @@ export class SearchIndex {
   }
 
   private dropFolder(folderId: number): void {
+    this.walks.delete(folderId);
     const prefix = `${folderId}\u0000`;
+    this.walkBatch = this.walkBatch.filter((id) => !id.startsWith(prefix));
     for (const id of [...this.queue]) if (id.startsWith(prefix)) this.queue.delete(id);
     for (const [id, d] of [...this.docs]) if (d.folderId === folderId) this.drop(id);
   }
 
   private schedule(): void {
-    if (this.working || this.stopped || this.queue.size === 0) return;
+    if (this.working || this.stopped || (this.queue.size === 0 && this.walks.size === 0 && this.walkBatch.length === 0)) return;
     this.working = true;
     if (this.sinceClientRequest() < BUSY_WITHIN_MS) setTimeout(() => void this.slice(BUSY_SLICE_MS), BUSY_GAP_MS).unref();
     else setImmediate(() => void this.slice(SLICE_MS));
@@ -124,10 +190,9 @@ export class SearchIndex {
     const until = performance.now() + ms;
     try {
       while (!this.stopped && performance.now() < until) {
-        const next = this.queue.values().next();
-        if (next.done) break;
-        this.queue.delete(next.value);
-        await this.indexOne(next.value);
+        const next = this.next();
+        if (next === null) break;
+        await this.indexOne(next);
       }
     } finally {
       this.working = false;
@@ -155,7 +220,7 @@ export class SearchIndex {
     }
     // The path's words count too (boosted): "invoice" finds invoices/2024.pdf.
     this.index.add(id, text, rel);
-    this.docs.set(id, { folderId: folder.id, rel });
+    this.docs.set(id, { folderId: folder.id, rel: entry.rel }); // the index entry's string, not a copy
   }
 
   /**
@@ -168,7 +233,7 @@ export class SearchIndex {
     const limit = Math.max(1, Math.min(options.limit ?? 20, MAX_LIMIT));
     const offset = options.cursor ? Math.max(0, Number.parseInt(Buffer.from(options.cursor, 'base64url').toString('utf8'), 10) || 0) : 0;
     const notSearched = options.skipFolder ? this.library.list().map((f) => f.root).filter(options.skipFolder) : [];
-    const status = { pending: this.queue.size, indexed: this.docs.size, notSearched };
+    const status = { pending: this.pending, indexed: this.docs.size, notSearched };
     if (q.terms.length === 0) return { hits: [], total: 0, ...status };
     const glob = options.glob ? picomatch(options.glob, { dot: true, basename: !options.glob.includes('/') }) : null;
     const folders = new Map(this.library.list().map((f) => [f.id, f]));
@@ -207,5 +272,7 @@ export class SearchIndex {
     this.stopped = true;
     this.unsubscribe();
     this.queue.clear();
+    this.walks.clear();
+    this.walkBatch = [];
   }
 }
