@@ -74,8 +74,8 @@ export interface ServerStatus {
   traffic: { entries: number; bytes: number; maxEntries: number; maxBytes: number; dropped: number };
   /** The read limit in force (a command-line value overrides the saved setting for the run). */
   maxReadBytes: number;
-  /** The full-text index: null when off; otherwise files indexed and still waiting. */
-  search: { indexed: number; pending: number } | null;
+  /** The full-text index: null when off; otherwise files indexed and still waiting, and whether it is full (files left out). */
+  search: { indexed: number; pending: number; full: boolean; maxFiles: number } | null;
 }
 
 /** One file a content search found, best first. */
@@ -100,6 +100,8 @@ export interface SearchResults {
   indexed: number;
   /** Folders left out because they ask before each read. */
   notSearched: string[];
+  /** Some files were not indexed: the index holds its most. */
+  full: boolean;
 }
 
 export interface ClientInfo {

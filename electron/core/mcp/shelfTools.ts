@@ -176,6 +176,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
         page.nextCursor ? `More results: call search_resources again with cursor "${page.nextCursor}" (and the same query).` : '',
         page.pending > 0 ? `The index is still being built (${page.indexed.toLocaleString('en')} files indexed, ${page.pending.toLocaleString('en')} to go): results may be incomplete.` : '',
         page.notSearched.length > 0 ? `Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}` : '',
+        page.full ? `The search index is full (it holds at most ${index.maxFiles.toLocaleString('en')} files): some files are not searched; list_resources and read_resource still reach them.` : '',
       ].filter(Boolean);
       const text =
         page.hits.length === 0
@@ -188,6 +189,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
           indexing: page.pending > 0,
           ...(page.notSearched.length > 0 ? { notSearched: page.notSearched } : {}),
+          ...(page.full ? { indexFull: true } : {}),
         },
       };
     }

@@ -27,6 +27,8 @@ export interface SearchPage {
   indexed: number;
   /** Published folders left out by `skipFolder` (they ask before each read). */
   notSearched: string[];
+  /** Some files were not indexed because the index holds its most (`maxFiles`). */
+  full: boolean;
 }
 
 export interface SearchOptions {
@@ -45,6 +47,14 @@ interface Stored {
 
 /** Files over this are not indexed (logs and data dumps; they can still be read). */
 export const MAX_INDEXED_BYTES = 2 * 1024 * 1024;
+/**
+ * Files the index holds at most: its memory is bounded like every other
+ * store's (some 300 bytes a file plus its words: a million small files
+ * took 300 MiB beside the 400 the folder's own index needs). Past it, new
+ * files are not indexed — a file left out gets in when it changes while
+ * there is room — and searches say the index is full.
+ */
+export const MAX_SEARCH_FILES = 250_000;
 /** Work per slice before the event loop gets a turn. */
 const SLICE_MS = 8;
 /**
@@ -93,10 +103,14 @@ export class SearchIndex {
   /** Called after each slice (the window shows the progress). */
   progress: (() => void) | null = null;
 
+  /** Files not indexed because the index was full. */
+  private leftOut = 0;
+
   constructor(
     private readonly library: Library,
     /** Milliseconds since a client last sent a request (Infinity before any). */
     private readonly sinceClientRequest: () => number = () => Infinity,
+    readonly maxFiles = MAX_SEARCH_FILES,
   ) {
     this.unsubscribe = library.subscribe({
       filesChanged: (folder, change) => this.changed(folder, change),
@@ -158,6 +172,11 @@ export class SearchIndex {
     return this.docs.size;
   }
 
+  /** Whether files were left out because the index holds its most. */
+  get full(): boolean {
+    return this.leftOut > 0;
+  }
+
   private changed(folder: PublishedFolder, change: FolderChange): void {
     for (const rel of change.removed) this.drop(key(folder.id, rel));
     if (change.added.length + change.changed.length >= WALK_FROM) this.walk(folder);
@@ -209,6 +228,10 @@ export class SearchIndex {
     const fileUri = folder.uriOf(rel);
     const document = documentKind(rel) !== null;
     if (!document && entry.size > MAX_INDEXED_BYTES) return this.drop(id);
+    if (this.docs.size >= this.maxFiles && !this.docs.has(id)) {
+      this.leftOut++;
+      return;
+    }
     let text: string;
     try {
       // Not through the reply cache: a walk over every file must not push out what clients read.
@@ -233,7 +256,7 @@ export class SearchIndex {
     const limit = Math.max(1, Math.min(options.limit ?? 20, MAX_LIMIT));
     const offset = options.cursor ? Math.max(0, Number.parseInt(Buffer.from(options.cursor, 'base64url').toString('utf8'), 10) || 0) : 0;
     const notSearched = options.skipFolder ? this.library.list().map((f) => f.root).filter(options.skipFolder) : [];
-    const status = { pending: this.pending, indexed: this.docs.size, notSearched };
+    const status = { pending: this.pending, indexed: this.docs.size, notSearched, full: this.full };
     if (q.terms.length === 0) return { hits: [], total: 0, ...status };
     const glob = options.glob ? picomatch(options.glob, { dot: true, basename: !options.glob.includes('/') }) : null;
     const folders = new Map(this.library.list().map((f) => [f.id, f]));

@@ -352,7 +352,7 @@ export class ShelfService implements ShelfMethods {
         dropped: this.traffic.dropped,
       },
       maxReadBytes: this.library.options.maxReadBytes,
-      search: this.search ? { indexed: this.search.indexed, pending: this.search.pending } : null,
+      search: this.search ? { indexed: this.search.indexed, pending: this.search.pending, full: this.search.full, maxFiles: this.search.maxFiles } : null,
     };
   }
 

@@ -30,7 +30,7 @@ export function SearchPanel({
   folders: FolderInfo[];
   onOpen: (hit: SearchHit) => void;
   fail: (err: unknown) => void;
-  indexing: { indexed: number; pending: number } | null;
+  indexing: { indexed: number; pending: number; full: boolean; maxFiles: number } | null;
 }) {
   const [query, setQuery] = useState('');
   const [folder, setFolder] = useState('');
@@ -110,6 +110,7 @@ export function SearchPanel({
               results ? `${results.total.toLocaleString()} ${results.total === 1 ? 'file matches' : 'files match'}` : busy ? 'Searching…' : null,
               pending > 0 ? `Indexing: ${indexing.indexed.toLocaleString()} files done, ${pending.toLocaleString()} to go — results may be incomplete` : `${indexing.indexed.toLocaleString()} files indexed`,
               results && results.notSearched.length > 0 ? `Not searched (asks before each read): ${results.notSearched.map(baseName).join(', ')}` : null,
+              indexing.full ? `The index is full (${indexing.maxFiles.toLocaleString()} files at most): some files are not searched` : null,
             ]
               .filter(Boolean)
               .join(' · ')}

@@ -41,4 +41,24 @@ describe('SearchIndex over a big folder', () => {
       await library.close();
     }
   }, 30_000);
+
+  it('holds at most maxFiles files and says it is full; a change gets in once there is room', async () => {
+    const library = new Library({ maxReadBytes: 1 << 20 });
+    const search = new SearchIndex(library, () => Infinity, 1000);
+    try {
+      await library.add(root, RULES);
+      await eventually(() => search.pending === 0, 20_000, 'the walk to finish');
+      expect(search.indexed).toBe(1000);
+      expect(search.full).toBe(true);
+      const page = await search.search('common');
+      expect(page).toMatchObject({ total: 999, full: true }); // the first thousand in path order hold d0/late.txt, without the word
+      // Room made by removing ten indexed files; a file changed later gets in.
+      for (let i = 0; i < 10; i++) await rm(path.join(root, 'd0', `f${i}.txt`));
+      await writeFile(path.join(root, 'd59', 'f99.txt'), 'word59x99 changed\n');
+      await eventually(async () => (await search.search('changed')).hits.length === 1, 10_000, 'the changed file indexed');
+    } finally {
+      search.close();
+      await library.close();
+    }
+  }, 30_000);
 });
