@@ -8,10 +8,14 @@ import { joinRel, relativeBelow } from './uriPath.js';
 /** One published file, keyed by its folder-relative path with `/`. */
 export interface FileEntry {
   rel: string;
+  /** NOT_STATTED until stat'ed (see `lazyStats`; the time is NaN then): PublishedFolder.get fills them in. */
   size: number;
   mtimeMs: number;
   mimeType: string;
 }
+
+/** A regular file whose type its name gives, listed before its stats are known. */
+export const NOT_STATTED = -1;
 
 /**
  * Whether a file reached at `abs` whose real path is `real` may be served:
@@ -83,9 +87,15 @@ export async function scanTree(
     recent?: RecentFiles;
     /** Told of each directory walked, just before it is listed (so a watch placed then misses nothing after). */
     onDir?: (rel: string) => void;
+    /**
+     * Regular files whose type the name gives are entered without a stat
+     * (size and time NOT_STATTED, filled in later): a million lstat calls
+     * were half of a full index's time. Links and unnamed types are examined.
+     */
+    lazyStats?: boolean;
   } = {},
 ): Promise<void> {
-  const { onExcluded, recent, onDir } = watch;
+  const { onExcluded, recent, onDir, lazyStats = false } = watch;
   const pending = [dirRel];
   let first = true;
   while (pending.length > 0) {
@@ -109,8 +119,13 @@ export async function scanTree(
         else onExcluded?.(rel, true, rule);
       } else if (d.isFile() || d.isSymbolicLink()) {
         const rule = rules.excludedBy(rel, false);
-        if (rule === null) files.push(rel);
-        else onExcluded?.(rel, false, rule);
+        if (rule !== null) onExcluded?.(rel, false, rule);
+        else {
+          const named = lazyStats && d.isFile() ? typeFromName(rel) : null;
+          // The time starts as a double (NaN), so filling it in later changes no object's shape.
+          if (named !== null) into.set(rel, { rel, size: NOT_STATTED, mtimeMs: Number.NaN, mimeType: named });
+          else files.push(rel);
+        }
       }
     }
     for (const rel of files) {

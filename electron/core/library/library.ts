@@ -44,6 +44,8 @@ export interface LibraryOptions {
   documents?: DocumentText | null;
   /** The largest document whose text is extracted. */
   maxDocumentBytes?: number;
+  /** True while clients keep sending requests: folders' background work yields to them. */
+  clientsBusy?: () => boolean;
 }
 
 /** A listed resource: a file, or a document's text (its size is not known before it is extracted). */
@@ -124,7 +126,7 @@ export class Library {
     return new PublishedFolder(id, abs, rules, {
       onChange: (f, change) => this.onFolderChange(f, change),
       onState: (f, message) => this.emit((l) => l.folderState?.(f, message)),
-    });
+    }, () => this.options.clientsBusy?.() ?? false);
   }
 
   private async startFolder(folder: PublishedFolder, allowMissing: boolean): Promise<void> {

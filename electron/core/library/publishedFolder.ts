@@ -5,7 +5,7 @@ import path from 'node:path';
 import { subscribe as subscribeNative } from '@parcel/watcher';
 
 import { DirectoryWatches, PER_DIRECTORY_WATCHES } from './directoryWatches.js';
-import { examineFile, type FileEntry, type RecentFiles, scanTree } from './folderScan.js';
+import { examineFile, type FileEntry, NOT_STATTED, type RecentFiles, scanTree } from './folderScan.js';
 import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
 import { SortedPaths } from './sortedPaths.js';
 import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
@@ -125,6 +125,8 @@ export class PublishedFolder {
     readonly root: string,
     readonly options: RuleOptions,
     private readonly events: FolderEvents,
+    /** True while clients keep sending requests: background work (the stat pass) then takes small slices, seldom. */
+    private readonly clientsBusy: () => boolean = () => false,
   ) {
     this.realRoot = root;
     this.rules = new FolderRules(root, options);
@@ -139,9 +141,10 @@ export class PublishedFolder {
     return this.entries.size;
   }
 
+  /** Bytes of the files stat'ed so far (all of them once the stat pass after an index is done). */
   get totalBytes(): number {
     let sum = 0;
-    for (const e of this.entries.values()) sum += e.size;
+    for (const e of this.entries.values()) if (e.size !== NOT_STATTED) sum += e.size;
     return sum;
   }
 
@@ -157,8 +160,69 @@ export class PublishedFolder {
   private rootUri = '';
   private rootUriOf: string | null = null;
 
+  /** The entry for `rel`, with its size and time (stat'ed now if the index has not yet). */
   get(rel: string): FileEntry | undefined {
-    return this.entries.get(rel);
+    const entry = this.entries.get(rel);
+    return entry?.size === NOT_STATTED ? this.statNow(entry) : entry;
+  }
+
+  /**
+   * Fills in a lazily indexed entry's size and time. A file gone or no
+   * longer a regular file goes through the normal update (reported as a
+   * 0-byte file until then).
+   */
+  private statNow(entry: FileEntry): FileEntry {
+    let st: Stats | null = null;
+    try {
+      st = lstatSync(joinRel(this.realRoot, entry.rel));
+    } catch {
+      st = null;
+    }
+    // Filled in place (the lazy entry's time is already a double, NaN): a new object per file left a million behind.
+    entry.size = st?.isFile() ? st.size : 0;
+    entry.mtimeMs = st?.isFile() ? st.mtimeMs : 0;
+    if (!st?.isFile()) {
+      this.dirtyFiles.add(entry.rel);
+      this.scheduleFlush();
+    }
+    return entry;
+  }
+
+  /** Walks the index after a lazy full index, stat'ing what is not yet. */
+  private statPass: { of: Map<string, FileEntry>; at: Iterator<FileEntry>; started: number } | null = null;
+
+  private startStatPass(): void {
+    this.statPass = { of: this.entries, at: this.entries.values(), started: performance.now() };
+    this.scheduleStatSlice();
+  }
+
+  private scheduleStatSlice(): void {
+    if (this.statPass === null) return;
+    if (this.clientsBusy()) setTimeout(() => this.statSlice(2), 250).unref();
+    else setImmediate(() => this.statSlice(8));
+  }
+
+  private statSlice(ms: number): void {
+    const pass = this.statPass;
+    if (pass === null || pass.of !== this.entries || this.state === 'stopped' || this.state === 'missing') {
+      if (pass !== null && pass === this.statPass) this.statPass = null;
+      return;
+    }
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      for (let i = 0; i < 64; i++) {
+        const next = pass.at.next();
+        if (next.done) {
+          this.statPass = null;
+          // A big folder's size is complete only now: said (which refreshes the window's total). A small one's was before anyone asked.
+          const took = performance.now() - pass.started;
+          if (took > 1000) this.events.onState(this, `${this.root}: sizes of ${this.entries.size.toLocaleString('en')} files read in ${(took / 1000).toFixed(1)} s`);
+          return;
+        }
+        if (next.value.size === NOT_STATTED) this.statNow(next.value);
+      }
+    }
+    this.scheduleStatSlice();
   }
 
   /**
@@ -210,7 +274,7 @@ export class PublishedFolder {
     const hidden = hiddenTally();
     const excluded = hidden.dirs;
     try {
-      await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles(), onDir: this.watchDir });
+      await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles(), onDir: this.watchDir, lazyStats: true });
     } catch (err) {
       await this.closeWatcher();
       throw err;
@@ -220,6 +284,7 @@ export class PublishedFolder {
     const change = this.replaceEntries(fresh);
     this.indexMs = performance.now() - started;
     if (this.state === 'indexing') this.state = 'watching';
+    this.startStatPass();
     this.eventsHeld = false;
     this.scheduleFlush(); // events that arrived during the scan
     this.startRootCheck();
@@ -509,7 +574,7 @@ export class PublishedFolder {
       for (const p of gone) this.remove(p, change);
     }
     for (const entry of found.values()) {
-      const old = this.entries.get(entry.rel);
+      const old = this.get(entry.rel);
       if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
     }
   }
@@ -585,7 +650,7 @@ export class PublishedFolder {
       return dir ? this.below.has(rel) : this.entries.has(rel);
     }
     if (dir) return !st.isDirectory() && this.below.has(rel);
-    const entry = this.entries.get(rel);
+    const entry = this.get(rel);
     if (!entry) return false; // never listed: a creation the watcher drops is not possible (it reports create, delete, create)
     if (st.isSymbolicLink()) {
       try {
@@ -643,7 +708,12 @@ export class PublishedFolder {
   private replaceEntries(fresh: Map<string, FileEntry>): FolderChange {
     const change: FolderChange = { added: [], removed: [], changed: [] };
     for (const [rel, e] of fresh) {
-      const old = this.entries.get(rel);
+      if (e.size === NOT_STATTED) {
+        // Not stat'ed yet: counted as changed only when it is new (its stats come later).
+        if (!this.entries.has(rel)) change.added.push(rel);
+        continue;
+      }
+      const old = this.get(rel);
       if (!old) change.added.push(rel);
       else if (old.size !== e.size || old.mtimeMs !== e.mtimeMs) change.changed.push(rel);
     }

@@ -78,6 +78,8 @@ export interface ServiceOptions {
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
 
 const FOLDER_EVENT_DEBOUNCE_MS = 100;
+/** A request within this long means clients are busy: background work (a folder's stat pass) takes small slices, seldom. */
+const CLIENTS_BUSY_WITHIN_MS = 100;
 /** New history entries reach the window in batches this far apart, at most ACCESS_EVENT_MAX each (the window can query the rest). */
 const ACCESS_EVENT_MS = 250;
 const ACCESS_EVENT_MAX = 500;
@@ -121,7 +123,11 @@ export class ShelfService implements ShelfMethods {
     this.settings = settings;
     this.history = history;
     this.documents = options.extractWorker ? new DocumentText({ workerFile: options.extractWorker }) : null;
-    this.library = new Library({ maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes, documents: this.documents });
+    this.library = new Library({
+      maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes,
+      documents: this.documents,
+      clientsBusy: () => performance.now() - this.hub.lastRequestAt < CLIENTS_BUSY_WITHIN_MS,
+    });
     this.traffic = new TrafficLog({ maxEntries: settings.log.maxEntries, maxBytes: settings.log.maxBytes });
     this.gate = new AskGate({
       timeoutMs: () => this.settings.askTimeoutSeconds * 1000,

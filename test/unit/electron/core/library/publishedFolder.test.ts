@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -99,6 +100,19 @@ describe('PublishedFolder', () => {
     await new Promise((r) => setTimeout(r, 3500)); // past the last look
     expect(changes.flatMap((c) => c.changed)).toEqual([]);
     expect(changes.flatMap((c) => c.removed).sort()).toEqual(['dir/inner.txt', 'new.txt']);
+  });
+
+  it('lists files before stat’ing them: sizes come with the first look or the pass after; one gone before its stat is removed', async () => {
+    const { root, folder, changes } = await open({ 'a.txt': 'aaaa', 'b.md': 'bb', 'gone.txt': 'g', LICENSE: 'MIT' });
+    // Right after the index, before the stat pass's first turn.
+    rmSync(path.join(root, 'gone.txt'));
+    expect(folder.get('a.txt')).toMatchObject({ size: 4, mimeType: 'text/plain' });
+    expect(folder.get('LICENSE')?.size).toBe(3);
+    await eventually(() => folder.get('gone.txt') === undefined, 5000, 'the vanished file removed');
+    expect(folder.totalBytes).toBe(4 + 2 + 3);
+    expect(folder.get('b.md')?.mtimeMs).toBeGreaterThan(0);
+    expect(changes.flatMap((c) => c.removed)).toEqual(['gone.txt']);
+    expect(changes.flatMap((c) => c.changed)).toEqual([]);
   });
 
   it('a folder replaced by another of the same name leaves nothing of the old one behind', async () => {
