@@ -284,11 +284,14 @@ const SCENARIOS = {
     console.log(`| start → socket accepts | ${r.acceptMs.toFixed(0)} ms |`);
     console.log(`| start → first read by URI answered | ${r.firstReadMs.toFixed(0)} ms |`);
     console.log(`| start → indexed (server's own count) | ${r.indexedMs.toFixed(0)} ms (${r.indexMs} ms) |`);
+    console.log(`| start → every file's size read (in the background) | ${r.sizesReadMs === null ? 'within a second of the index' : `${(r.sizesReadMs / 1000).toFixed(1)} s`} |`);
     console.log(`| start → full-text index complete (in the background) | ${(r.searchIndexedMs / 1000).toFixed(1)} s |`);
     console.log(`| peak RSS while indexing / steady / after changes | ${r.peakMiB.toFixed(0)} / ${r.steadyMiB.toFixed(0)} / ${r.afterChangesMiB.toFixed(0)} MiB |`);
     for (const k of ['create', 'rename', 'remove']) console.log(`| one ${k} → list_changed, CPU spent | ${r[k].ms.toFixed(0)} ms, ${r[k].cpuMs.toFixed(0)} ms CPU |`);
     check(`${count}: socket accepts within 0.5 s`, r.acceptMs <= 500, `${r.acceptMs.toFixed(0)} ms`);
     check(`${count}: a read by URI within 0.5 s`, r.firstReadMs <= 500, `${r.firstReadMs.toFixed(0)} ms`);
+    if (count >= 1_000_000) check(`${count}: full index ≤ 6 s`, r.indexMs <= 6000, `${(r.indexMs / 1000).toFixed(1)} s`);
+    if (count >= 1_000_000) check(`${count}: steady RSS ≤ 400 MiB`, r.steadyMiB <= 400, `${r.steadyMiB.toFixed(0)} MiB`);
     check(`${count}: no RSS step when files change (≤ 5%)`, r.afterChangesMiB <= r.steadyMiB * 1.05, `${r.steadyMiB.toFixed(0)} → ${r.afterChangesMiB.toFixed(0)} MiB`);
     return r;
   },

@@ -33,7 +33,9 @@ export async function scale(count) {
   const sock = path.join(work, 's.sock');
   const probe = pathToFileURL(path.join(dir, 'g0', 'f0', 'file-0.txt')).href;
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', work, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // SCALE_ARGS: more serve options (e.g. --no-search-index, to measure the files alone).
+  const extra = (process.env.SCALE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', work, ...extra, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += d));
   const out = { files: count };
@@ -61,11 +63,16 @@ export async function scale(count) {
     // The full-text index builds in the background: wait for it, so what follows measures the files alone.
     for (;;) {
       const r = await c.call('tools/call', { name: 'search_resources', arguments: { query: 'nothing-matches-this' } });
-      if (r.result?.structuredContent?.indexing === false) break;
+      if (r.result?.structuredContent?.indexing === false || r.error || r.result?.isError) break; // done, or no index (--no-search-index)
       if (performance.now() - t0 > 15 * 60_000) throw new Error('the search index did not complete in 15 minutes');
       await new Promise((res) => setTimeout(res, 2000)); // seldom: indexing yields while clients send requests
     }
     out.searchIndexedMs = performance.now() - t0;
+    // Files are listed before they are stat'ed; a big folder says when its sizes are all read (a small one's take under a second).
+    if (count >= 200_000) {
+      for (const until = performance.now() + 120_000; !/sizes of [\d,]+ files read/.test(stderr) && performance.now() < until; ) await new Promise((res) => setTimeout(res, 100));
+    }
+    out.sizesReadMs = /sizes of [\d,]+ files read in ([\d.]+) s/.test(stderr) ? out.indexedMs + Number(RegExp.$1) * 1000 : null;
     await new Promise((r) => setTimeout(r, 1500)); // settle after indexing
     out.steadyMiB = await memoryMiB(proc.pid, 'VmRSS');
     const costOf = async (act) => {
