@@ -114,11 +114,11 @@ export async function scanTree(
     for (const d of dirents) {
       const rel = dir === '' ? d.name : `${dir}/${d.name}`;
       if (d.isDirectory()) {
-        const rule = rules.excludedBy(rel, true);
+        const rule = rules.excludedBy(rel, true, true);
         if (rule === null) pending.push(rel);
         else onExcluded?.(rel, true, rule);
       } else if (d.isFile() || d.isSymbolicLink()) {
-        const rule = rules.excludedBy(rel, false);
+        const rule = rules.excludedBy(rel, false, true);
         if (rule !== null) onExcluded?.(rel, false, rule);
         else {
           const named = lazyStats && d.isFile() ? typeFromName(rel) : null;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
 
 import { readRegularText } from './regularFile.js';
 
@@ -93,6 +94,14 @@ class Matcher {
   }
 }
 
+/**
+ * Whether a name could be a secret or a dotfile, tested on the name alone:
+ * each pattern's last part (`.config/gcloud` → `gcloud`), plus `.*`. For a
+ * file in a folder already found published, the full rules can only hide it
+ * if its name matches one of those, so most files skip the forty patterns.
+ */
+const mayBeSecretOrDotfile = picomatch([...new Set([...SECRET_PATTERNS.map((p) => p.split('/').pop() as string), '.*'])], { dot: true });
+
 const secrets = new Matcher(SECRET_PATTERNS);
 // One matcher for the common case (hidden files not shown): each matcher walks
 // a path's parents, so two walks per file became one.
@@ -142,12 +151,17 @@ export class FolderRules {
     return this.excludedBy(rel, isDir) !== null;
   }
 
-  /** Which rule hides the entry at `rel`, or null when it is published (the window explains what is hidden, by rule). */
-  excludedBy(rel: string, isDir: boolean): HiddenRule | null {
+  /**
+   * Which rule hides the entry at `rel`, or null when it is published (the
+   * window explains what is hidden, by rule). `parentPublished`: the
+   * caller (a scan walking down) knows the folders above it are published.
+   */
+  excludedBy(rel: string, isDir: boolean, parentPublished = false): HiddenRule | null {
     if (rel === '' || rel.startsWith('/')) return rel !== '' ? 'secret' : null;
     const probe = isDir ? `${rel}/` : rel;
     // One matcher first (the common case); which of the two it was is asked only for what it hid.
-    if ((this.options.showHidden ? secrets : secretsAndDotfiles).ignores(probe)) return this.options.showHidden || secrets.ignores(probe) ? 'secret' : 'dotfile';
+    const mayBe = !parentPublished || mayBeSecretOrDotfile(rel.slice(rel.lastIndexOf('/') + 1));
+    if (mayBe && (this.options.showHidden ? secrets : secretsAndDotfiles).ignores(probe)) return this.options.showHidden || secrets.ignores(probe) ? 'secret' : 'dotfile';
     if (this.extra?.ignores(probe)) return 'extra';
     for (const [dir, ig] of this.gitignores) {
       if (dir === '') {

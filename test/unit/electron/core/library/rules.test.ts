@@ -21,6 +21,21 @@ describe('FolderRules', () => {
     expect(hidden.excludes('.git', true)).toBe(true);
   });
 
+  it('a scan’s shortcut (the folders above are published, so only the name is checked first) gives the same answer as the full rules', () => {
+    const names = ['.env', '.env.prod', 'server.pem', 'id_ed25519.pub', 'credentials.json', 'service-account-1.json', 'readme.md', '.hidden', 'wallet.dat', 'bash_history',
+      'state.tfstate.backup', 'gcloud', 'node_modules', '.git', 'notes.txt', 'x.keychain-db', 'a.key.txt', 'Makefile'];
+    for (const showHidden of [false, true]) {
+      const rules = new FolderRules('/r', { ...defaults, showHidden });
+      for (const dir of ['', 'a', 'a/b', '.config']) {
+        for (const name of names) {
+          const rel = dir ? `${dir}/${name}` : name;
+          if (dir !== '' && rules.excludes(dir, true)) continue; // a scan never gets there
+          for (const isDir of [false, true]) expect(rules.excludedBy(rel, isDir, true), `${rel} (${isDir ? 'folder' : 'file'}, showHidden ${showHidden})`).toBe(rules.excludedBy(rel, isDir));
+        }
+      }
+    }
+  });
+
   it('applies extra ignore patterns in gitignore syntax', () => {
     const rules = new FolderRules('/r', { ...defaults, extraIgnore: ['*.log', 'build/'] });
     expect(rules.excludes('a/b.log', false)).toBe(true);
