@@ -52,10 +52,12 @@ describe('PublishedFolder', () => {
     await new Promise((r) => setTimeout(r, 2000)); // past the old settle time: no re-index follows
     const all = { added: changes.flatMap((c) => c.added), removed: changes.flatMap((c) => c.removed) };
     expect(all).toEqual({ added: ['docs/a2.md'], removed: ['docs/a.md'] });
+    expect(folder.totalBytes).toBe(1 + 1 + 1);
     expect(folder.reindexes).toBe(0);
     for (let i = 0; i < 30; i++) await writeFile(path.join(root, 'other', `n${(i * 7) % 30}.txt`), 'n');
     for (let i = 0; i < 30; i += 3) await rm(path.join(root, 'other', `n${i}.txt`));
     await eventually(() => folder.fileCount === 3 + 20, 5000, 'the burst applied');
+    expect(folder.totalBytes).toBe(3 + 20); // kept as files come and go, not summed
     expect(folder.sortedPaths()).toEqual([...folder.sortedPaths()].sort());
     await rm(path.join(root, 'docs'), { recursive: true });
     await eventually(() => !folder.sortedPaths().some((p) => p.startsWith('docs/')) && folder.fileCount === 21, 5000, 'docs/ gone');
