@@ -1,4 +1,4 @@
-import { lstatSync, type Stats, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -109,6 +109,8 @@ export class PublishedFolder {
   private rootTimer: NodeJS.Timeout | null = null;
   private dirtyFiles = new Set<string>();
   private rescanAll = false;
+  /** Folders whose .gitignore was written, created or deleted: each is synced again, not the whole tree. */
+  private readonly gitignoreChanged = new Set<string>();
   private flushScheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private eventsHeld = true;
@@ -463,7 +465,7 @@ export class PublishedFolder {
 
   private markRel(rel: string, structural: boolean): void {
     this.watchEvents++;
-    if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.rescanAll = true;
+    if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.gitignoreChanged.add(rel.slice(0, Math.max(0, rel.length - '/.gitignore'.length)));
     // Excluded (a .gitignored build dir and all below it, node_modules, a secret…): nothing there is
     // published, so a write there costs one rule check (the rules cover a path's folders too).
     else if (this.rules.excludes(rel, false)) return;
@@ -529,6 +531,15 @@ export class PublishedFolder {
     this.dirtyFiles.clear();
     const change: FolderChange = { added: [], removed: [], changed: [] };
     const recent = this.recentFiles();
+    if (this.gitignoreChanged.size > 0) {
+      const dirs = [...this.gitignoreChanged].sort();
+      this.gitignoreChanged.clear();
+      // A folder inside another being synced is covered by it (a walk reads every .gitignore it passes).
+      for (const [i, dir] of dirs.entries()) {
+        if (dirs.slice(0, i).some((outer) => outer === '' || dir.startsWith(`${outer}/`))) continue;
+        await this.resync(dir, change, recent);
+      }
+    }
     for (const rel of files) {
       // The path may have turned from a file into a folder or back since the
       // event (chokidar even reports that as a mere "change"): look at what it is now.
@@ -582,6 +593,42 @@ export class PublishedFolder {
     for (const entry of found.values()) {
       const old = this.get(entry.rel);
       if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
+    }
+  }
+
+  /**
+   * After a .gitignore in `dir` changed: what is published below `dir` is
+   * worked out again, folder by folder for the root, so no second copy of
+   * the whole index is ever held and nothing outside `dir` is looked at.
+   */
+  private async resync(dir: string, change: FolderChange, recent: RecentFiles): Promise<void> {
+    if (dir !== '') {
+      if (this.rules.excludes(dir, true)) return; // nothing there is published, with any .gitignore
+      return this.syncDir(dir, change, recent);
+    }
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(this.realRoot, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    await this.rules.loadGitignore('', dirents.some((d) => d.name === '.gitignore'));
+    for (const d of dirents) {
+      const rel = d.name;
+      if (d.isDirectory()) {
+        if (this.rules.excludes(rel, true)) {
+          this.removeUnder(rel, change);
+          this.dirWatches?.removeUnder(rel);
+        } else {
+          this.watchDir(rel);
+          await this.syncDir(rel, change, recent);
+        }
+      } else if (d.isFile() || d.isSymbolicLink()) {
+        const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
+        const old = this.get(rel);
+        if (!entry) this.remove(rel, change);
+        else if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
+      }
     }
   }
 

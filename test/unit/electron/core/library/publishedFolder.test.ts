@@ -117,6 +117,23 @@ describe('PublishedFolder', () => {
     expect(changes.flatMap((c) => c.changed)).toEqual([]);
   });
 
+  it('a .gitignore written, added or removed re-syncs its own folder only, never the whole tree', async () => {
+    const { root, folder } = await open({ 'a/keep.txt': 'k', 'a/drop.log': 'd', 'a/b/x.log': 'x', 'other/y.log': 'y', 'other/deep/z.txt': 'z' });
+    const watched = folder.watchedDirectories;
+    await writeFile(path.join(root, 'a', '.gitignore'), '*.log\n');
+    await eventually(() => folder.get('a/drop.log') === undefined && folder.get('a/b/x.log') === undefined, 5000, 'a/*.log hidden');
+    expect(folder.get('other/y.log')).toBeDefined();
+    await writeFile(path.join(root, '.gitignore'), 'other/\n');
+    await eventually(() => folder.sortedPaths().join() === 'a/keep.txt', 5000, 'other/ hidden');
+    if (watched !== null) expect(folder.watchedDirectories).toBe((watched as number) - 2); // other/ and other/deep/ no longer watched
+    await rm(path.join(root, 'a', '.gitignore'));
+    await rm(path.join(root, '.gitignore'));
+    await eventually(() => folder.fileCount === 5, 5000, 'everything back');
+    await writeFile(path.join(root, 'other', 'deep', 'new.txt'), 'n'); // watched again
+    await eventually(() => folder.get('other/deep/new.txt') !== undefined, 5000, 'a new file in a folder published again');
+    expect(folder.reindexes).toBe(0);
+  });
+
   it('a folder replaced by another of the same name leaves nothing of the old one behind', async () => {
     const { root, folder } = await open({ 'a/old-1.txt': '1', 'a/deep/old-2.txt': '2', 'c/new.txt': 'n' });
     await rename(path.join(root, 'a'), path.join(root, 'b'));
