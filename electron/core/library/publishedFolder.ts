@@ -499,31 +499,15 @@ export class PublishedFolder {
   private async flush(): Promise<void> {
     if (this.state === 'stopped' || this.state === 'missing') return;
     if (this.rescanAll) {
+      // The watcher lost track (polling settled, or events were dropped): the whole tree is looked at
+      // again, in place, folder by folder, so no second copy of the index is held.
       this.rescanAll = false;
       this.reindexes++;
       this.dirtyFiles.clear();
-      const fresh = new Map<string, FileEntry>();
-      const hidden = hiddenTally();
-      const excluded = hidden.dirs;
+      this.gitignoreChanged.clear();
       this.rules.resetGitignores();
-      const reached = new Set<string>();
-      try {
-        await scanTree(this.realRoot, this.rules, '', fresh, {
-          onExcluded: hidden.note,
-          recent: this.recentFiles(),
-          onDir: (rel) => {
-            reached.add(rel);
-            this.watchDir(rel);
-          },
-        });
-      } catch {
-        await this.checkRoot();
-        return;
-      }
-      this.dirWatches?.keepOnly(reached); // a .gitignore may have changed what is excluded
-      await this.unwatch(excluded);
-      this.hidden = hidden.summary();
-      const change = this.replaceEntries(fresh);
+      const change: FolderChange = { added: [], removed: [], changed: [] };
+      if (!(await this.resync('', change, this.recentFiles()))) return this.checkRoot();
       if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
       return;
     }
@@ -601,17 +585,31 @@ export class PublishedFolder {
    * worked out again, folder by folder for the root, so no second copy of
    * the whole index is ever held and nothing outside `dir` is looked at.
    */
-  private async resync(dir: string, change: FolderChange, recent: RecentFiles): Promise<void> {
+  private async resync(dir: string, change: FolderChange, recent: RecentFiles): Promise<boolean> {
     if (dir !== '') {
-      if (this.rules.excludes(dir, true)) return; // nothing there is published, with any .gitignore
-      return this.syncDir(dir, change, recent);
+      if (!this.rules.excludes(dir, true)) await this.syncDir(dir, change, recent); // else nothing there is published, with any .gitignore
+      return true;
     }
     let dirents: Dirent[];
     try {
       dirents = readdirSync(this.realRoot, { withFileTypes: true });
     } catch {
-      return;
+      return false; // the root itself is unreadable or gone
     }
+    // Whatever the index holds under a top-level name that is no longer there goes first.
+    const names = new Set(dirents.map((d) => d.name));
+    const gone: string[] = [];
+    const goneTop = new Set<string>();
+    for (const rel of this.paths()) {
+      const slash = rel.indexOf('/');
+      const top = slash < 0 ? rel : rel.slice(0, slash);
+      if (!names.has(top)) {
+        gone.push(rel);
+        goneTop.add(top);
+      }
+    }
+    for (const rel of gone) this.remove(rel, change);
+    for (const top of goneTop) this.dirWatches?.removeUnder(top);
     await this.rules.loadGitignore('', dirents.some((d) => d.name === '.gitignore'));
     for (const d of dirents) {
       const rel = d.name;
@@ -624,12 +622,15 @@ export class PublishedFolder {
           await this.syncDir(rel, change, recent);
         }
       } else if (d.isFile() || d.isSymbolicLink()) {
+        this.removeUnder(rel, change); // a folder until now
+        this.dirWatches?.removeUnder(rel);
         const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
         const old = this.get(rel);
         if (!entry) this.remove(rel, change);
         else if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
       }
     }
+    return true;
   }
 
   /** Where a look starting now notes files new enough to be looked at again. */

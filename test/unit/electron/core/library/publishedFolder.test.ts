@@ -134,6 +134,23 @@ describe('PublishedFolder', () => {
     expect(folder.reindexes).toBe(0);
   });
 
+  it('after lost events the whole tree is looked at again, in place, and the index matches the disk', async () => {
+    const { root, folder, changes } = await open({ 'gone/a.txt': 'a', 'stays/b.txt': 'b', 'becomes-file/c.txt': 'c', 'top.txt': 't' });
+    // Events lost: the watcher is gone while the disk changes.
+    const inside = folder as unknown as { watcher: { close(): Promise<void> }; rescanAll: boolean; scheduleFlush(): void };
+    await inside.watcher.close();
+    await rm(path.join(root, 'gone'), { recursive: true });
+    await writeFile(path.join(root, 'stays', 'new.txt'), 'n');
+    await rm(path.join(root, 'becomes-file'), { recursive: true });
+    await writeFile(path.join(root, 'becomes-file'), 'now a file');
+    changes.length = 0;
+    inside.rescanAll = true;
+    inside.scheduleFlush();
+    await eventually(() => folder.reindexes === 1 && changes.length > 0, 5000, 'the rescan');
+    expect(folder.sortedPaths()).toEqual(['becomes-file', 'stays/b.txt', 'stays/new.txt', 'top.txt']);
+    expect(changes.flatMap((c) => c.changed)).toEqual([]); // nothing unchanged is reported as changed
+  });
+
   it('a folder replaced by another of the same name leaves nothing of the old one behind', async () => {
     const { root, folder } = await open({ 'a/old-1.txt': '1', 'a/deep/old-2.txt': '2', 'c/new.txt': 'n' });
     await rename(path.join(root, 'a'), path.join(root, 'b'));
