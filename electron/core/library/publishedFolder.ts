@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { subscribe as subscribeNative } from '@parcel/watcher';
 
+import { collectAfterBigJob } from '../memory/collectAfterBigJob.js';
 import { DirectoryWatches, PER_DIRECTORY_WATCHES } from './directoryWatches.js';
 import { examineFile, type FileEntry, NOT_STATTED, type RecentFiles, scanTree } from './folderScan.js';
 import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
@@ -224,6 +225,7 @@ export class PublishedFolder {
           this.statPass = null;
           // A big folder's size is complete only now: said (which refreshes the window's total). A small one's was before anyone asked.
           const took = performance.now() - pass.started;
+          collectAfterBigJob(this.entries.size);
           if (took > 1000) this.events.onState(this, `${this.root}: sizes of ${this.entries.size.toLocaleString('en')} files read in ${(took / 1000).toFixed(1)} s`);
           return;
         }

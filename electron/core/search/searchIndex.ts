@@ -4,6 +4,7 @@ import type { SearchHit } from '../../../shared/shelfApi.js';
 import { documentKind, textUriOf } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
+import { collectAfterBigJob } from '../memory/collectAfterBigJob.js';
 import { InvertedIndex } from './invertedIndex.js';
 import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
 
@@ -97,6 +98,8 @@ export class SearchIndex {
   private readonly walks = new Map<number, { after: string | null; left: number }>();
   /** Paths a walk step took, still to index. */
   private walkBatch: string[] = [];
+  /** Paths taken from walks since they last all ended. */
+  private walked = 0;
   private working = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
@@ -163,6 +166,7 @@ export class SearchIndex {
       if (taken.length === 0) continue;
       w.after = taken[taken.length - 1] as string;
       w.left -= taken.length;
+      this.walked += taken.length;
       this.walkBatch = taken.reverse().map((rel) => key(folderId, rel)); // popped from the end: in path order
       return;
     }
@@ -215,6 +219,10 @@ export class SearchIndex {
       }
     } finally {
       this.working = false;
+    }
+    if (this.walked > 0 && this.walks.size === 0 && this.walkBatch.length === 0) {
+      collectAfterBigJob(this.walked); // a big first index leaves much behind that V8 would keep
+      this.walked = 0;
     }
     this.progress?.();
     this.schedule();
