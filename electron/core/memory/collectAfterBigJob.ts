@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
  * Why: such a job leaves some 150 MiB of dead objects in the old generation
  * (a million files: 374 MiB of heap used, 222 MiB after a collection), and
  * once it stops allocating V8 has no reason to collect — 15 s later the heap
- * was still 374 MiB. One collection (a pause of a few hundred ms, once)
+ * was still 374 MiB. One collection (a pause of about 130 ms there, once)
  * brings the server back to what it holds. The hook is the standard
  * `--expose-gc` one, enabled here because a CLI cannot ask its users for
  * Node flags.
