@@ -535,7 +535,6 @@ export class PublishedFolder {
         this.remove(rel, change);
         if (this.rules.excludes(rel, true)) {
           this.removeUnder(rel, change);
-          this.dirWatches?.removeUnder(rel);
           continue;
         }
         if (st.ctimeMs >= recent.since) this.noteRecheck(rel, true);
@@ -546,7 +545,6 @@ export class PublishedFolder {
       // It may have been a folder until now, even if a file entry of the same name was never
       // removed (the watcher can fold a file → folder → file sequence into one event): free when nothing is below it.
       this.removeUnder(rel, change);
-      this.dirWatches?.removeUnder(rel);
       const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
       if (entry) this.upsert(entry, change);
       else this.remove(rel, change);
@@ -576,10 +574,7 @@ export class PublishedFolder {
       for (const p of this.paths().startingWith(prefix)) if (!found.has(p)) gone.push(p);
       for (const p of gone) this.remove(p, change);
     }
-    for (const entry of found.values()) {
-      const old = this.get(entry.rel);
-      if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
-    }
+    for (const entry of found.values()) this.upsertIfChanged(entry, change);
   }
 
   /**
@@ -600,36 +595,30 @@ export class PublishedFolder {
     }
     // Whatever the index holds under a top-level name that is no longer there goes first.
     const names = new Set(dirents.map((d) => d.name));
-    const gone: string[] = [];
     const goneTop = new Set<string>();
     for (const rel of this.paths()) {
       const slash = rel.indexOf('/');
       const top = slash < 0 ? rel : rel.slice(0, slash);
-      if (!names.has(top)) {
-        gone.push(rel);
-        goneTop.add(top);
-      }
+      if (!names.has(top)) goneTop.add(top);
     }
-    for (const rel of gone) this.remove(rel, change);
-    for (const top of goneTop) this.dirWatches?.removeUnder(top);
+    for (const top of goneTop) {
+      this.removeUnder(top, change);
+      this.remove(top, change);
+    }
     await this.rules.loadGitignore('', dirents.some((d) => d.name === '.gitignore'));
     for (const d of dirents) {
       const rel = d.name;
       if (d.isDirectory()) {
-        if (this.rules.excludes(rel, true)) {
-          this.removeUnder(rel, change);
-          this.dirWatches?.removeUnder(rel);
-        } else {
+        if (this.rules.excludes(rel, true)) this.removeUnder(rel, change);
+        else {
           this.watchDir(rel);
           await this.syncDir(rel, change, recent);
         }
       } else if (d.isFile() || d.isSymbolicLink()) {
         this.removeUnder(rel, change); // a folder until now
-        this.dirWatches?.removeUnder(rel);
         const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
-        const old = this.get(rel);
-        if (!entry) this.remove(rel, change);
-        else if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
+        if (entry) this.upsertIfChanged(entry, change);
+        else this.remove(rel, change);
       }
     }
     return true;
@@ -728,6 +717,12 @@ export class PublishedFolder {
     }
   }
 
+  /** Upserts only what is new or differs (a re-sync, not a watcher's event, found it: no write is known). */
+  private upsertIfChanged(entry: FileEntry, change: FolderChange): void {
+    const old = this.get(entry.rel);
+    if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
+  }
+
   private upsert(entry: FileEntry, change: FolderChange): void {
     const old = this.entries.get(entry.rel);
     this.entries.set(entry.rel, entry);
@@ -743,11 +738,12 @@ export class PublishedFolder {
   }
 
   /**
-   * Removes every entry below folder-relative `dir`: nothing to do (and no
-   * walk) unless it held entries; then only its own range of the sorted
-   * paths is visited.
+   * Removes every entry below folder-relative `dir`, and stops watching the
+   * folders there: nothing to do (and no walk) unless it held entries; then
+   * only its own range of the sorted paths is visited.
    */
   private removeUnder(dir: string, change: FolderChange): void {
+    this.dirWatches?.removeUnder(dir); // an empty folder is watched too
     if (!this.below.has(dir)) return;
     const prefix = `${dir}/`;
     const doomed = [...this.paths().startingWith(prefix)];
