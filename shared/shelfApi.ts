@@ -93,6 +93,7 @@ export interface SearchHit {
 
 export interface SearchResults {
   hits: SearchHit[];
+  /** Ranked matches in all (before phrase checks). */
   total: number;
   nextCursor?: string;
   /** Files still waiting to be indexed (0: complete). */

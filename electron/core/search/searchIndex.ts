@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 
-import type { SearchHit } from '../../../shared/shelfApi.js';
+import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
 import { documentKind, textUriOf } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
@@ -18,19 +18,8 @@ export type { SearchHit };
  * milliseconds so serving never waits for it.
  */
 
-export interface SearchPage {
-  hits: SearchHit[];
-  /** Ranked matches in all (before phrase checks). */
-  total: number;
-  nextCursor?: string;
-  /** Files still waiting to be indexed (0: the index is complete). */
-  pending: number;
-  indexed: number;
-  /** Published folders left out by `skipFolder` (they ask before each read). */
-  notSearched: string[];
-  /** Some files were not indexed because the index holds its most (`maxFiles`). */
-  full: boolean;
-}
+/** A page of results: the window's SearchResults, the one shape both the tool and the window read. */
+export type SearchPage = SearchResults;
 
 export interface SearchOptions {
   folder?: (root: string) => boolean;
