@@ -4,7 +4,8 @@ import path from 'node:path';
 
 import { subscribe as subscribeNative } from '@parcel/watcher';
 
-import { collectAfterBigJob } from '../memory/collectAfterBigJob.js';
+import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
+import { nextSlice } from '../background/nextSlice.js';
 import { DirectoryWatches, PER_DIRECTORY_WATCHES } from './directoryWatches.js';
 import { examineFile, type FileEntry, NOT_STATTED, type RecentFiles, scanTree } from './folderScan.js';
 import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
@@ -128,7 +129,7 @@ export class PublishedFolder {
     readonly root: string,
     readonly options: RuleOptions,
     private readonly events: FolderEvents,
-    /** True while clients keep sending requests: background work (the stat pass) then takes small slices, seldom. */
+    /** True while clients keep sending requests: background work (the stat pass) then takes small slices, seldom (see nextSlice). */
     private readonly clientsBusy: () => boolean = () => false,
   ) {
     this.realRoot = root;
@@ -206,9 +207,7 @@ export class PublishedFolder {
   }
 
   private scheduleStatSlice(): void {
-    if (this.statPass === null) return;
-    if (this.clientsBusy()) setTimeout(() => this.statSlice(2), 250).unref();
-    else setImmediate(() => this.statSlice(8));
+    if (this.statPass !== null) nextSlice(this.clientsBusy, (ms) => this.statSlice(ms));
   }
 
   private statSlice(ms: number): void {

@@ -1,10 +1,11 @@
 import picomatch from 'picomatch';
 
 import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
+import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
+import { nextSlice } from '../background/nextSlice.js';
 import { documentKind, textUriOf } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
-import { collectAfterBigJob } from '../memory/collectAfterBigJob.js';
 import { InvertedIndex } from './invertedIndex.js';
 import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
 
@@ -45,17 +46,6 @@ export const MAX_INDEXED_BYTES = 2 * 1024 * 1024;
  * there is room — and searches say the index is full.
  */
 export const MAX_SEARCH_FILES = 250_000;
-/** Work per slice before the event loop gets a turn. */
-const SLICE_MS = 8;
-/**
- * Clients first: while requests keep coming (one within BUSY_WITHIN_MS),
- * indexing takes a BUSY_SLICE_MS slice every BUSY_GAP_MS instead of every
- * turn of the loop. Every turn, 8 in-flight reads waited behind a slice:
- * 100,000 files being indexed cut reads from 22,700 to 450 a second.
- */
-const BUSY_WITHIN_MS = 100;
-const BUSY_SLICE_MS = 2;
-const BUSY_GAP_MS = 250;
 /** A page of hits at most; phrase checks look at most this many ranked matches per page. */
 const MAX_LIMIT = 100;
 const MAX_CHECKED = 1000;
@@ -100,8 +90,8 @@ export class SearchIndex {
 
   constructor(
     private readonly library: Library,
-    /** Milliseconds since a client last sent a request (Infinity before any). */
-    private readonly sinceClientRequest: () => number = () => Infinity,
+    /** True while clients keep sending requests: indexing then takes small slices, seldom (see nextSlice). */
+    private readonly clientsBusy: () => boolean = () => false,
     readonly maxFiles = MAX_SEARCH_FILES,
   ) {
     this.unsubscribe = library.subscribe({
@@ -193,8 +183,7 @@ export class SearchIndex {
   private schedule(): void {
     if (this.working || this.stopped || (this.queue.size === 0 && this.walks.size === 0 && this.walkBatch.length === 0)) return;
     this.working = true;
-    if (this.sinceClientRequest() < BUSY_WITHIN_MS) setTimeout(() => void this.slice(BUSY_SLICE_MS), BUSY_GAP_MS).unref();
-    else setImmediate(() => void this.slice(SLICE_MS));
+    nextSlice(this.clientsBusy, (ms) => void this.slice(ms));
   }
 
   /** Indexes queued files for about `ms`, then yields. */

@@ -78,7 +78,7 @@ export interface ServiceOptions {
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
 
 const FOLDER_EVENT_DEBOUNCE_MS = 100;
-/** A request within this long means clients are busy: background work (a folder's stat pass) takes small slices, seldom. */
+/** A request within this long means clients are busy: background work (the full-text index, a folder's stat pass) takes small slices, seldom. */
 const CLIENTS_BUSY_WITHIN_MS = 100;
 /** New history entries reach the window in batches this far apart, at most ACCESS_EVENT_MAX each (the window can query the rest). */
 const ACCESS_EVENT_MS = 250;
@@ -126,7 +126,7 @@ export class ShelfService implements ShelfMethods {
     this.library = new Library({
       maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes,
       documents: this.documents,
-      clientsBusy: () => performance.now() - this.hub.lastRequestAt < CLIENTS_BUSY_WITHIN_MS,
+      clientsBusy: () => this.clientsBusy(),
     });
     this.traffic = new TrafficLog({ maxEntries: settings.log.maxEntries, maxBytes: settings.log.maxBytes });
     this.gate = new AskGate({
@@ -143,7 +143,7 @@ export class ShelfService implements ShelfMethods {
       asksChanged: (folder, asks) => this.gate.folderChanged(folder, asks),
     });
     // Built in the background from the folders' first index on; serving never waits for it.
-    this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library, () => performance.now() - this.hub.lastRequestAt) : null;
+    this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library, () => this.clientsBusy()) : null;
     if (this.search) this.search.progress = () => this.statusSoon();
     const reads = new ClientReads(this.library, {
       search: this.search,
@@ -281,6 +281,11 @@ export class ShelfService implements ShelfMethods {
       this.statusTimer = null;
       void this.getStatus().then((s) => this.emit('status', s));
     }, 500);
+  }
+
+  /** Whether a client sent a request within CLIENTS_BUSY_WITHIN_MS: background work yields while they do. */
+  private clientsBusy(): boolean {
+    return performance.now() - this.hub.lastRequestAt < CLIENTS_BUSY_WITHIN_MS;
   }
 
   private foldersChanged(): void {
