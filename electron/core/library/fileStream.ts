@@ -220,7 +220,7 @@ export class FileStream {
       return Buffer.from(b64, 'latin1');
     }
     if (utf16 || this.scan.legacy) {
-      // A single-byte encoding: every piece decodes on its own.
+      // UTF-16 carries a split character to the next piece; Windows-1252 is single-byte, so every piece decodes on its own.
       const text = tail ?? (utf16 ? utf16.decode(bytes, { stream: true }) : iconv.decode(bytes, this.scan.legacy as LegacyEncoding));
       this.keep(text, bytes.length);
       return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');

@@ -30,7 +30,7 @@ export function realTargetAllowed(realRoot: string, rules: FolderRules, abs: str
 /**
  * Told of files whose inode changed (ctime) at or after `since`: a file that
  * new may have been seen on disk before the watcher delivered its creation,
- * and then the watcher can drop its deletion (see PublishedFolder.recheck).
+ * and then the watcher can drop its deletion (see SecondLooks).
  */
 export interface RecentFiles {
   since: number;
@@ -81,7 +81,7 @@ export async function scanTree(
   rules: FolderRules,
   dirRel: string,
   into: Map<string, FileEntry>,
-  watch: {
+  options: {
     /** Told of each entry the rules exclude, and which rule (an excluded directory is not walked). */
     onExcluded?: (rel: string, isDir: boolean, rule: HiddenRule) => void;
     recent?: RecentFiles;
@@ -95,7 +95,7 @@ export async function scanTree(
     lazyStats?: boolean;
   } = {},
 ): Promise<void> {
-  const { onExcluded, recent, onDir, lazyStats = false } = watch;
+  const { onExcluded, recent, onDir, lazyStats = false } = options;
   const pending = [dirRel];
   let first = true;
   while (pending.length > 0) {

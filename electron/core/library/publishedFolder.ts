@@ -9,6 +9,7 @@ import { nextSlice } from '../background/nextSlice.js';
 import { DirectoryWatches, PER_DIRECTORY_WATCHES } from './directoryWatches.js';
 import { examineFile, type FileEntry, NOT_STATTED, type RecentFiles, scanTree } from './folderScan.js';
 import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
+import { RECENT_MS, SecondLooks } from './secondLooks.js';
 import { SortedPaths } from './sortedPaths.js';
 import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
 
@@ -63,26 +64,6 @@ const ROOT_CHECK_MS = 1000;
  * what changed, not what exists.
  */
 const SETTLE_RESCAN_MS = 1500;
-/**
- * @parcel/watcher gathers events for up to 500 ms and drops a path that was
- * created and deleted within one batch. If we looked at that file on disk in
- * between (scanning a folder that just appeared, or after an earlier event
- * for the same path), we listed it and its deletion never comes. So a file
- * whose inode changed within RECENT_MS of our look is looked at again after
- * each of RECHECK_AFTER_MS: the cost follows what changed, not what exists.
- */
-const RECENT_MS = 2000;
-const RECHECK_AFTER_MS = [1000, 3000] as const;
-/** Paths waiting for a second look at most; past this new ones are not rechecked. */
-const MAX_RECHECKS = 100_000;
-/** Second looks per turn of the event loop (synchronous lstat: microseconds each). */
-const RECHECKS_PER_TURN = 5000;
-
-/** A path to look at again: when it was first noted, and whether it was a folder then. */
-interface Recheck {
-  since: number;
-  dir: boolean;
-}
 
 /**
  * One published folder: its rules, its index of files and its watcher. The
@@ -117,9 +98,15 @@ export class PublishedFolder {
   private flushing: Promise<void> = Promise.resolve();
   private eventsHeld = true;
   private settleTimer: NodeJS.Timeout | null = null;
-  /** Paths to look at again (see RECENT_MS), with when and which look is next. */
-  private readonly rechecks: Array<Map<string, Recheck>> = RECHECK_AFTER_MS.map(() => new Map());
-  private recheckTimer: NodeJS.Timeout | null = null;
+  /** Files new when we saw them, looked at again (see SecondLooks): one out of step goes through the normal update. */
+  private readonly rechecks = new SecondLooks(
+    (rel, dir) => {
+      if (!this.outOfStep(rel, dir)) return;
+      this.recheckFixes++;
+      this.dirtyFiles.add(rel);
+    },
+    () => this.scheduleFlush(),
+  );
   /** Second looks that found the index out of step with the disk (an event the watcher dropped). */
   recheckFixes = 0;
 
@@ -322,7 +309,7 @@ export class PublishedFolder {
 
   async stop(): Promise<void> {
     this.state = 'stopped';
-    this.dropRechecks();
+    this.rechecks.clear();
     if (this.settleTimer) clearTimeout(this.settleTimer);
     if (this.rootTimer) clearInterval(this.rootTimer);
     this.rootTimer = null;
@@ -536,7 +523,7 @@ export class PublishedFolder {
           this.removeUnder(rel, change);
           continue;
         }
-        if (st.ctimeMs >= recent.since) this.noteRecheck(rel, true);
+        if (st.ctimeMs >= recent.since) this.rechecks.note(rel, true);
         await this.syncDir(rel, change, recent);
         this.watcher?.add?.(joinRel(this.realRoot, rel));
         continue;
@@ -625,64 +612,9 @@ export class PublishedFolder {
 
   /** Where a look starting now notes files new enough to be looked at again. */
   private recentFiles(): RecentFiles {
-    return { since: Date.now() - RECENT_MS, note: (rel) => this.noteRecheck(rel, false) };
+    return { since: Date.now() - RECENT_MS, note: (rel) => this.rechecks.note(rel, false) };
   }
 
-  private noteRecheck(rel: string, dir: boolean): void {
-    const first = this.rechecks[0] as Map<string, Recheck>;
-    if (this.pendingRechecks() >= MAX_RECHECKS && !first.has(rel)) return;
-    first.delete(rel); // to the end: each queue stays in the order its looks fall due
-    first.set(rel, { since: Date.now(), dir });
-    this.armRechecks(RECHECK_AFTER_MS[0]);
-  }
-
-  private pendingRechecks(): number {
-    return this.rechecks.reduce((n, q) => n + q.size, 0);
-  }
-
-  private armRechecks(ms: number): void {
-    if (this.recheckTimer || this.pendingRechecks() === 0) return;
-    this.recheckTimer = setTimeout(() => {
-      this.recheckTimer = null;
-      this.runRechecks();
-    }, ms);
-    this.recheckTimer.unref();
-  }
-
-  private dropRechecks(): void {
-    for (const q of this.rechecks) q.clear();
-    if (this.recheckTimer) clearTimeout(this.recheckTimer);
-    this.recheckTimer = null;
-  }
-
-  /** Second looks that are due: a path whose index entry no longer matches the disk goes through the normal update. */
-  private runRechecks(): void {
-    if (this.state === 'stopped' || this.state === 'missing') return this.dropRechecks();
-    const now = Date.now();
-    let done = 0;
-    let nextDue = Infinity;
-    // The last queue first, so a path moved on from an earlier one this turn is not looked at twice.
-    for (let round = this.rechecks.length - 1; round >= 0; round--) {
-      const queue = this.rechecks[round] as Map<string, Recheck>;
-      const after = RECHECK_AFTER_MS[round] as number;
-      for (const [rel, r] of queue) {
-        if (r.since + after > now || done >= RECHECKS_PER_TURN) {
-          nextDue = Math.min(nextDue, r.since + after);
-          break;
-        }
-        done++;
-        queue.delete(rel);
-        if (this.outOfStep(rel, r.dir)) {
-          this.recheckFixes++;
-          this.dirtyFiles.add(rel);
-        }
-        const next = this.rechecks[round + 1];
-        if (next && !next.has(rel)) next.set(rel, r);
-      }
-    }
-    if (done > 0) this.scheduleFlush();
-    if (this.pendingRechecks() > 0) this.armRechecks(Math.max(10, Math.min(nextDue, now + (RECHECK_AFTER_MS[1] - RECHECK_AFTER_MS[0])) - Date.now()));
-  }
 
   /** Whether the disk disagrees with the index about `rel` (a folder: whether it is still one). */
   private outOfStep(rel: string, dir: boolean): boolean {
@@ -827,7 +759,7 @@ export class PublishedFolder {
     if (this.state === 'missing' || this.state === 'stopped') return;
     this.state = 'missing';
     this.error = reason;
-    this.dropRechecks();
+    this.rechecks.clear();
     await this.closeWatcher();
     const change = this.replaceEntries(new Map());
     this.events.onState(this, `${this.root}: ${reason}; its files are no longer served`);

@@ -161,7 +161,7 @@ export async function openRead(
     const st = statForRead(fd, uri, limit);
     if (st.size <= STREAM_FROM) return await wholeOutcome(fd, rel, uri, limit, st, cache);
     const scanned = await scanKind(fd, uri, limit, st, rel);
-    const scan = binaryByName(rel) ? { ...scanned, kind: 'blob' as const, legacy: null } : scanned;
+    const scan = binaryByName(rel) ? { ...scanned, kind: 'blob' as const } : scanned; // (scanKind never decodes such a file)
     const mimeType = typeFromName(rel) ?? (await mediaType(rel, scan.head, scan.kind));
     handedOver = true;
     return { stream: new FileStream(fd, uri, mimeType, scan) };
