@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, test } from './shelfFixture.js';
+import { expect, publishByPath, test } from './shelfFixture.js';
 
 /** axe-core over every view, light and dark: no critical or serious violation. */
 
@@ -46,8 +46,7 @@ test('every view has no critical or serious accessibility violation, in light an
   await expect(page.getByTestId('empty-state')).toBeVisible();
   problems.push(...(await violations(page, 'empty')));
 
-  await page.getByLabel('Folder path').fill(root);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, root);
   await page.getByRole('treeitem', { name: /^src/ }).click();
   await page.getByTestId('file-row').filter({ hasText: 'app.ts' }).click();
   await expect(page.getByTestId('code-view')).toBeVisible();

@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, shoot, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** The person decides what clients read: the ask prompt, the read marks, the history view. */
 
@@ -24,8 +24,7 @@ test.afterEach(async () => {
 
 
 async function publish(page: Page, folder: string): Promise<void> {
-  await page.getByLabel('Folder path').fill(folder);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, folder);
   await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(folder) })).toContainText('Watching');
 }
 

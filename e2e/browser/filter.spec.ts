@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, shoot, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** Filtering by path: readable results (the name first, the folder after), marked matches, keyboard from the box, no empty folders. */
 
@@ -21,8 +21,7 @@ test.afterEach(async () => {
 test('filter results show names with their folders, mark the match, and work from the keyboard', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   for (const [i, folder] of [root, other].entries()) {
-    await page.getByLabel('Folder path').fill(folder);
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await publishByPath(page, folder);
     await expect(page.getByTestId('folder-card')).toHaveCount(i + 1);
   }
   await expect(page.getByTestId('folder-card')).toHaveCount(2);

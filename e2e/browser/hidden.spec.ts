@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, shoot, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** A folder says what its rules leave out, rule by rule, with examples. */
 
@@ -28,8 +28,7 @@ test.afterEach(async () => {
 
 test('the folder card counts what is hidden and explains each rule', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  await page.getByLabel('Folder path').fill(root);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, root);
   const card = page.getByTestId('folder-card');
   await expect(card).toContainText('1 files');
   // dist/ (one folder), debug.log and server.log; .env and keys/id_rsa; .gitignore and .vscode/.

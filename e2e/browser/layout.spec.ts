@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, SHOTS, test } from './shelfFixture.js';
+import { expect, publishByPath, SHOTS, test } from './shelfFixture.js';
 
 /** The layout from 800×600 up: nothing overflows sideways; the sidebar resizes, collapses (button, Ctrl+B) and keeps its width. */
 
@@ -20,8 +20,7 @@ const overflow = (page: import('@playwright/test').Page) => page.evaluate(() => 
 test('at 800×600 no view overflows sideways; the sidebar collapses and comes back', async ({ page, shelf }) => {
   await page.setViewportSize({ width: 800, height: 600 });
   await page.goto(shelf.url);
-  await page.getByLabel('Folder path').fill(root);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, root);
   await page.getByRole('treeitem', { name: /^src/ }).click();
   await page.getByTestId('file-row').first().click();
   expect(await overflow(page)).toBeLessThanOrEqual(0);

@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, test } from './shelfFixture.js';
+import { expect, publishByPath, test } from './shelfFixture.js';
 
 /** The window follows the disk: an edited file's preview and size refresh by themselves; notices do not pile up. */
 
@@ -16,8 +16,7 @@ test.afterEach(async () => {
 
 test('an edit on disk refreshes the preview (with an “updated” mark) and the tree’s size', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  await page.getByLabel('Folder path').fill(root);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, root);
   await page.getByRole('treeitem', { name: /^notes/ }).click();
   const row = page.getByTestId('file-row').filter({ hasText: 'today.md' });
   await row.click();
@@ -33,8 +32,7 @@ test('an edit on disk refreshes the preview (with an “updated” mark) and the
 
 test('an empty file says so instead of showing a blank pane', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  await page.getByLabel('Folder path').fill(root);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, root);
   await page.getByTestId('file-row').filter({ hasText: 'empty.txt' }).click();
   await expect(page.getByTestId('empty-file')).toContainText('This file is empty (0 bytes)');
 });
@@ -43,8 +41,7 @@ test('the same notice twice is counted on one toast, not stacked', async ({ page
   await page.goto(shelf.url);
   const missing = path.join(root, 'nope');
   for (let i = 0; i < 3; i++) {
-    await page.getByLabel('Folder path').fill(missing);
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await publishByPath(page, missing);
   }
   const toasts = page.getByRole('status').locator('.toast');
   await expect(toasts).toHaveCount(1);

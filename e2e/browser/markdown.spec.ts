@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, shoot, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** Markdown as people write it: GFM tables, highlighted code, relative images and links, a toggle that stays usable on a long page. */
 
@@ -41,8 +41,7 @@ test.afterEach(async () => {
 
 test('tables, highlighted code, a relative image and links; the Rendered/Source toggle stays visible on a long page', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  await page.getByLabel('Folder path').fill(root);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, root);
   await page.getByRole('treeitem', { name: /^docs/ }).click();
   await page.getByTestId('file-row').filter({ hasText: 'guide.md' }).click();
   const md = page.getByTestId('markdown-view');

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { docx, pdfWithText } from '../../test/support/documents.js';
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, shoot, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** Content search in the window: ranked hits with marked snippets, keyboard, and a jump to the line (in a document's text too). */
 
@@ -28,8 +28,7 @@ test.afterEach(async () => {
 
 test('search file contents and documents, open a hit at its line', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  await page.getByLabel('Folder path').fill(root);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toContainText('Watching');
   await page.getByRole('tab', { name: 'Search' }).click();
   const box = page.getByLabel('Search file contents');

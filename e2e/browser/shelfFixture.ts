@@ -60,6 +60,12 @@ export { expect } from '@playwright/test';
 
 export const SHOTS = path.resolve('test-results', 'screenshots');
 
+/** Types a folder's path into the path field and presses Publish (what a browser user does: there is no folder picker). */
+export async function publishByPath(page: Page, folder: string): Promise<void> {
+  await page.getByLabel('Folder path').fill(folder);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+}
+
 /** The window sizes every view is looked at in: a laptop, and a small window beside an editor. */
 const SHOT_SIZES = [
   { width: 1440, height: 900 },

@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, shoot, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAKUlEQVR42mNkYPhfz0AEYBxVSF+FjIyM/4lRyDiqkL4KR8NhVCF9FQIAT6sP8dYf2qIAAAAASUVORK5CYII=',
@@ -30,12 +30,6 @@ test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-
-async function addByPath(page: Page, folder: string): Promise<void> {
-  await page.getByLabel('Folder path').fill(folder);
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
-}
-
 async function openFile(page: Page, dir: string | null, name: string): Promise<void> {
   if (dir) await page.getByRole('treeitem', { name: new RegExp(`^${dir}`) }).click();
   await page.getByTestId('file-row').filter({ hasText: name }).click();
@@ -56,11 +50,11 @@ test('a path typed with ~ is the home folder; a folder inside a published one is
   // The path field suggests the host's folders as you type.
   await page.getByLabel('Folder path').fill(`${root}/s`);
   await expect(page.getByTestId('path-suggestions').locator('option')).toHaveAttribute('value', `${root}/src/`);
-  await addByPath(page, '~/surely-not-a-folder-here');
+  await publishByPath(page, '~/surely-not-a-folder-here');
   await expect(page.getByRole('status')).toContainText(`${os.homedir()}/surely-not-a-folder-here`);
-  await addByPath(page, root);
+  await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toHaveCount(1);
-  await addByPath(page, path.join(root, 'src'));
+  await publishByPath(page, path.join(root, 'src'));
   await expect(page.getByRole('status')).toContainText(`Already published as part of ${root}`);
   await expect(page.getByTestId('folder-card')).toHaveCount(1);
 });
@@ -79,9 +73,9 @@ test('a tab without the key says to open the printed address; the key in the add
 
 test('add a folder by path and browse its files; a bad path gets a clear message', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  await addByPath(page, path.join(root, 'nope'));
+  await publishByPath(page, path.join(root, 'nope'));
   await expect(page.getByRole('status')).toContainText('Folder not found');
-  await addByPath(page, root);
+  await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toContainText('6 files');
   await expect(page.getByTestId('folder-card')).toContainText('Watching');
   await expect(page.getByRole('treeitem', { name: /^src/ })).toBeVisible();
@@ -98,7 +92,7 @@ test('add a folder by path and browse its files; a bad path gets a clear message
 test('previews text (highlighted), an image, a binary (hex) and a too-large file (the client’s error)', async ({ page, startShelf }) => {
   const shelf = await startShelf(['--max-read-bytes', '8192']);
   await page.goto(shelf.url);
-  await addByPath(page, root);
+  await publishByPath(page, root);
 
   await openFile(page, 'src', 'server.ts');
   await expect(page.getByTestId('code-view')).toHaveAttribute('data-language', 'typescript');
@@ -159,7 +153,7 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
 
 test('a real SDK client’s requests stream into the log, paired with responses; errors filter', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  await addByPath(page, root);
+  await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toBeVisible();
   const client = await connectSdkClient(shelf.socketPath, 'e2e-client');
   try {
@@ -203,9 +197,9 @@ test('removing a folder takes it out of the tree and out of the client’s list'
   const other = await makeTree({ 'keep.txt': 'k' }, 'e2e-other-');
   try {
     await page.goto(shelf.url);
-    await addByPath(page, root);
+    await publishByPath(page, root);
     await expect(page.getByTestId('folder-card')).toHaveCount(1);
-    await addByPath(page, other);
+    await publishByPath(page, other);
     await expect(page.getByTestId('folder-card')).toHaveCount(2);
     const client = await connectSdkClient(shelf.socketPath);
     try {
