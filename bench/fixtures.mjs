@@ -63,6 +63,24 @@ export async function manyFiles() {
   });
 }
 
+/** An access history at its default budget: 60 MiB of JSON Lines segments (8 MiB each, as the store writes them), 40,000 files read. */
+export async function fullHistory() {
+  return once('history', async (d) => {
+    const now = Date.now();
+    let seq = 1;
+    for (let segment = 0; segment < 8; segment++) {
+      const first = seq;
+      const lines = [];
+      for (let bytes = 0; bytes < 7.5 * MiB; seq++) {
+        const line = `${JSON.stringify({ seq, time: now - 86_400_000 + seq, client: 'Claude Desktop', clientVersion: '1.2.3', protocolVersion: '2026-07-28', transport: 'socket', via: 'resource', uri: `file:///home/me/projects/docs/folder${seq % 300}/file-${seq % 40_000}.md`, folder: '/home/me/projects/docs', size: 1234, outcome: 'ok', errorCode: null, errorMessage: null })}\n`;
+        lines.push(line);
+        bytes += line.length;
+      }
+      await writeFile(path.join(d, `history-${String(first).padStart(12, '0')}.jsonl`), lines.join(''));
+    }
+  });
+}
+
 /** A small folder whose files the change scenario rewrites. */
 export async function changingFiles() {
   return once('changing', async (d) => {

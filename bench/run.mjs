@@ -5,13 +5,13 @@
 // goes to stdout, JSON to results/bench-latest.json, and each target is
 // checked at the end (met / missed). See BENCHMARKS.md.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { changingFiles, largeFiles, manyFiles, ROOT, smallFiles } from './fixtures.mjs';
+import { changingFiles, fullHistory, largeFiles, manyFiles, ROOT, smallFiles } from './fixtures.mjs';
 import { CLI, inProcess, inProcessLarge, memoryMiB, startEcho, startEverything, startFsServer, startShelf, startShelfViaBridge } from './subjects.mjs';
 
 const REPS = 5;
@@ -179,11 +179,13 @@ async function manyClients() {
   return runs;
 }
 
-async function startup() {
+/** serve start → socket accepts, five times; `history`: with a full access history in the settings folder. */
+async function startup(history = null) {
   const { dir } = await smallFiles();
   const times = [];
   for (let rep = 0; rep < 5; rep++) {
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'start-'));
+    if (history) await cp(history, path.join(tmp, 'history'), { recursive: true, filter: (f) => !f.endsWith('.complete') });
     const sock = path.join(tmp, 's.sock');
     const t = performance.now();
     const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', tmp, dir], { stdio: 'ignore' });
@@ -330,9 +332,11 @@ const SCENARIOS = {
   },
   startup: async () => {
     const t = await startup();
-    console.log(`\n### mcp-shelf serve start → socket accepts (2,000 files)\n\n${fmt(t)} ms over ${t.length} starts`);
+    const h = await startup(await fullHistory());
+    console.log(`\n### mcp-shelf serve start → socket accepts (2,000 files)\n\n| | ms |\n|---|---:|\n| fresh settings | ${fmt(t)} |\n| with 60 MiB of access history kept | ${fmt(h)} |`);
     check('start → socket accepts ≤ 400 ms', median(t) <= 400, `${median(t).toFixed(0)} ms`);
-    return t;
+    check('start with a full history → socket accepts ≤ 400 ms', median(h) <= 400, `${median(h).toFixed(0)} ms`);
+    return { fresh: t, withHistory: h };
   },
 };
 

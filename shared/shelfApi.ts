@@ -187,6 +187,8 @@ export interface HistoryPage {
   /** Entries the store holds in all, and since when. */
   total: number;
   oldest: number | null;
+  /** Set while the entries of earlier runs are still being counted (total and oldest are not final). */
+  counting?: boolean;
 }
 
 /** Per file: how often clients read it, and the last read. */
@@ -339,7 +341,7 @@ export interface ShelfEvents {
   folders: FolderInfo[];
   clients: ClientInfo[];
   status: ServerStatus;
-  /** New access history entries, in order. */
+  /** New access history entries, in order; an empty batch: reload the counts (the history changed as a whole). */
   access: AccessEntry[];
   /** Every read now waiting for an answer. */
   asks: AccessAsk[];

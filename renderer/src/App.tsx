@@ -266,7 +266,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
               <HistoryPanel
                 api={api}
                 folders={folders}
-                lastSeq={access.lastSeq}
+                changes={access.version}
                 onOpen={openUri}
                 notify={(m) => notify('info', m)}
                 fail={fail}

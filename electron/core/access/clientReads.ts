@@ -1,6 +1,6 @@
+import { fileUriOfText } from '../../../shared/documentUris.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry } from '../../../shared/shelfApi.js';
-import { fileUriOfText } from '../documents/documentKinds.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 
 import { stringify } from 'csv-stringify/sync';
 
+import { fileUriOfText } from '../../../shared/documentUris.js';
 import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from '../../../shared/shelfApi.js';
 
 /**
@@ -20,6 +21,9 @@ import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, Histo
  * - Bounds: whole segments are dropped, oldest first, past the byte budget or
  *   the age limit; the per-file counts the window shows are kept in memory and
  *   adjusted by what a dropped segment held (work in proportion to the drop).
+ * - Start-up: opening reads only the newest segment's last lines (for the
+ *   next sequence number); what earlier runs left is counted in the
+ *   background (`counted`), so 64 MiB of history never delays the socket.
  */
 
 export interface HistoryLimits {
@@ -35,6 +39,8 @@ interface Segment {
   lastTime: number;
   bytes: number;
   entries: number;
+  /** Whether its entries are in the per-file counts and `entries` (a segment of an earlier run is counted after open). */
+  counted: boolean;
 }
 
 /** Recorded entries reach the disk within this long. */
@@ -71,22 +77,82 @@ function matches(e: AccessEntry, q: HistoryQuery): boolean {
   );
 }
 
+/** An entry from one line, or null for a torn or foreign line. */
+function parseLine(line: string): AccessEntry | null {
+  if (line === '') return null;
+  try {
+    const value: unknown = JSON.parse(line);
+    return isEntry(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Every parseable entry of a segment file, in order; torn or foreign lines are skipped. */
 async function* readSegment(file: string): AsyncGenerator<AccessEntry> {
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   try {
     for await (const line of lines) {
-      if (line === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (isEntry(value)) yield value;
+      const e = parseLine(line);
+      if (e) yield e;
     }
   } finally {
     lines.close();
+  }
+}
+
+/** How much of a segment's end is read at open for its last sequence number (entries are far shorter). */
+const TAIL_BYTES = 64 * 1024;
+
+/** The highest sequence number in a segment: from its last lines, or (when they are all torn) from the whole file. */
+async function lastSeqOf(file: string, size: number): Promise<number> {
+  const handle = await open(file, 'r');
+  try {
+    const length = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(length);
+    await handle.read(buf, 0, length, size - length);
+    const lines = buf.toString('utf8').split('\n');
+    // The first line may be cut by where the tail starts; a whole-file read below covers that.
+    for (let i = lines.length - 1; i >= (length < size ? 1 : 0); i--) {
+      const e = parseLine(lines[i] as string);
+      if (e) return e.seq;
+    }
+  } finally {
+    await handle.close();
+  }
+  let last = 0;
+  if (size > TAIL_BYTES) for await (const e of readSegment(file)) last = Math.max(last, e.seq);
+  return last;
+}
+
+/** The file a read counts for: a document's text is the document. */
+const fileOf = (e: AccessEntry): string => fileUriOfText(e.uri) ?? e.uri;
+
+/** Counts one successful read in a per-file map. */
+function addRead(perFile: Map<string, FileAccess>, e: AccessEntry): void {
+  if (e.outcome !== 'ok') return;
+  const uri = fileOf(e);
+  const known = perFile.get(uri);
+  if (!known) perFile.set(uri, { uri, reads: 1, lastTime: e.time, lastClient: e.client });
+  else {
+    known.reads++;
+    if (e.time >= known.lastTime) {
+      known.lastTime = e.time;
+      known.lastClient = e.client;
+    }
+  }
+}
+
+/** Adds one file's counts (from a segment counted apart) to the per-file map. */
+function mergeReads(perFile: Map<string, FileAccess>, add: FileAccess): void {
+  const known = perFile.get(add.uri);
+  if (!known) perFile.set(add.uri, add);
+  else {
+    known.reads += add.reads;
+    if (add.lastTime >= known.lastTime) {
+      known.lastTime = add.lastTime;
+      known.lastClient = add.lastClient;
+    }
   }
 }
 
@@ -110,7 +176,11 @@ export class HistoryStore {
     private readonly log: (message: string) => void,
   ) {}
 
-  /** Opens (or creates) the history in `dir`, reading what earlier runs left. */
+  /**
+   * Opens (or creates) the history in `dir`. It is ready for new entries and
+   * queries at once; the entries earlier runs left are counted in the
+   * background (`counted` settles when they are).
+   */
   static async open(dir: string, limits: HistoryLimits, log: (message: string) => void = () => undefined): Promise<HistoryStore> {
     const store = new HistoryStore(dir, limits, log);
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -120,19 +190,66 @@ export class HistoryStore {
       const file = path.join(dir, name);
       const st = await stat(file).catch(() => null);
       if (!st?.isFile()) continue;
-      const segment: Segment = { file, firstSeq: Number(SEGMENT_NAME.exec(name)?.[1]), lastSeq: 0, firstTime: 0, lastTime: 0, bytes: st.size, entries: 0 };
-      for await (const e of readSegment(file)) {
-        if (segment.entries++ === 0) segment.firstTime = e.time;
-        segment.lastSeq = Math.max(segment.lastSeq, e.seq);
-        segment.lastTime = Math.max(segment.lastTime, e.time);
-        store.count(e, 1);
-        store.remember(e);
-      }
-      store.nextSeq = Math.max(store.nextSeq, segment.lastSeq + 1, segment.firstSeq);
-      store.segments.push(segment);
+      const firstSeq = Number(SEGMENT_NAME.exec(name)?.[1]);
+      // Until counted, a segment's last write stands for its newest entry (it is never written again).
+      store.segments.push({ file, firstSeq, lastSeq: firstSeq, firstTime: 0, lastTime: st.mtimeMs, bytes: st.size, entries: 0, counted: false });
+      store.nextSeq = Math.max(store.nextSeq, firstSeq);
+    }
+    // Sequence numbers go on after the newest entry of the newest segment that holds one.
+    for (let i = store.segments.length - 1; i >= 0; i--) {
+      const s = store.segments[i] as Segment;
+      const last = s.bytes > 0 ? await lastSeqOf(s.file, s.bytes).catch(() => 0) : 0;
+      if (last === 0) continue;
+      s.lastSeq = last;
+      store.nextSeq = Math.max(store.nextSeq, last + 1);
+      break;
     }
     await store.prune();
+    store.counted = store.countEarlierRuns();
     return store;
+  }
+
+  /** Settles when the entries of earlier runs are in the per-file counts and totals. */
+  counted: Promise<void> = Promise.resolve();
+  /** True until `counted` settles. */
+  counting = false;
+
+  /**
+   * Counts the segments earlier runs left, oldest first, one at a time
+   * (reading yields between chunks, so clients are served meanwhile). A
+   * segment pruned or cleared while it was read is not counted.
+   */
+  private async countEarlierRuns(): Promise<void> {
+    const todo = this.segments.filter((s) => !s.counted);
+    if (todo.length === 0) return;
+    this.counting = true;
+    try {
+      for (const s of todo) {
+        const perFile = new Map<string, FileAccess>();
+        let entries = 0;
+        let firstTime = 0;
+        let lastTime = 0;
+        let lastSeq = s.firstSeq;
+        try {
+          for await (const e of readSegment(s.file)) {
+            if (this.closed) return;
+            if (entries++ === 0) firstTime = e.time;
+            lastTime = Math.max(lastTime, e.time);
+            lastSeq = Math.max(lastSeq, e.seq);
+            addRead(perFile, e);
+          }
+        } catch {
+          continue; // removed while it was read (pruned, cleared)
+        }
+        if (!this.segments.includes(s)) continue;
+        Object.assign(s, { entries, firstTime, lastTime: entries > 0 ? lastTime : s.lastTime, lastSeq, counted: true });
+        for (const add of perFile.values()) mergeReads(this.perFile, add);
+      }
+      // Ages are known now (a file's modification time stood for them).
+      await this.enqueue(() => this.prune());
+    } finally {
+      this.counting = false;
+    }
   }
 
   /** Records one read; it is on disk within FLUSH_MS. */
@@ -222,7 +339,7 @@ export class HistoryStore {
     const limit = Math.max(1, Math.min(q.limit ?? DEFAULT_PAGE, EXPORT_LIMIT));
     const { entries, more } = await this.collect(q, limit);
     const last = entries[entries.length - 1];
-    return { entries, ...(more && last ? { nextBeforeSeq: last.seq } : {}), total: this.total(), oldest: this.oldest() };
+    return { entries, ...(more && last ? { nextBeforeSeq: last.seq } : {}), total: this.total(), oldest: this.oldest(), ...(this.counting ? { counting: true } : {}) };
   }
 
   fileAccess(): FileAccess[] {
@@ -273,7 +390,10 @@ export class HistoryStore {
   }
 
   private oldest(): number | null {
-    return this.segments.find((s) => s.entries > 0)?.firstTime ?? this.pending[0]?.time ?? null;
+    const first = this.segments.find((s) => s.entries > 0 || !s.counted);
+    // Not known until the oldest segment is counted (the page says it is counting).
+    if (first && !first.counted) return null;
+    return first?.firstTime ?? this.pending[0]?.time ?? null;
   }
 
   /**
@@ -317,18 +437,10 @@ export class HistoryStore {
 
   /** Adds (+1) or takes back (-1) an entry in the per-file counts; only successful reads count. */
   private count(e: AccessEntry, sign: 1 | -1): void {
+    if (sign === 1) return addRead(this.perFile, e);
     if (e.outcome !== 'ok') return;
-    const known = this.perFile.get(e.uri);
-    if (sign === 1) {
-      if (!known) this.perFile.set(e.uri, { uri: e.uri, reads: 1, lastTime: e.time, lastClient: e.client });
-      else {
-        known.reads++;
-        if (e.time >= known.lastTime) {
-          known.lastTime = e.time;
-          known.lastClient = e.client;
-        }
-      }
-    } else if (known && --known.reads <= 0) this.perFile.delete(e.uri);
+    const known = this.perFile.get(fileOf(e));
+    if (known && --known.reads <= 0) this.perFile.delete(known.uri);
   }
 
   /** The segment this run appends to: opened on first write, replaced when full or a day old. */
@@ -342,7 +454,7 @@ export class HistoryStore {
     const current = this.active;
     if (current && current.segment.bytes + bytes <= cap && Date.now() - (current.segment.lastTime || Date.now()) < 86_400_000) return current;
     await this.closeActive();
-    const segment: Segment = { file: path.join(this.dir, segmentName(first.seq)), firstSeq: first.seq, lastSeq: first.seq, firstTime: first.time, lastTime: first.time, bytes: 0, entries: 0 };
+    const segment: Segment = { file: path.join(this.dir, segmentName(first.seq)), firstSeq: first.seq, lastSeq: first.seq, firstTime: first.time, lastTime: first.time, bytes: 0, entries: 0, counted: true };
     // 'wx': a segment is only ever created, never reopened.
     const handle = await open(segment.file, 'wx', 0o600);
     this.segments.push(segment);
@@ -364,7 +476,7 @@ export class HistoryStore {
       const oldest = this.segments[0] as Segment;
       if (oldest === this.active?.segment) break;
       if (bytes <= this.limits.maxBytes && oldest.lastTime >= cutoff) break;
-      for await (const e of readSegment(oldest.file)) this.count(e, -1);
+      if (oldest.counted) for await (const e of readSegment(oldest.file)) this.count(e, -1);
       await rm(oldest.file, { force: true });
       this.segments.shift();
       bytes -= oldest.bytes;

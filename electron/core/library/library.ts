@@ -5,7 +5,8 @@ import { LIST_PAGE_SIZE } from '../../../shared/errorCodes.js';
 import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
-import { documentKind, fileUriOfText, textUriOf } from '../documents/documentKinds.js';
+import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
+import { documentKind } from '../documents/documentKinds.js';
 import { type DocumentText } from '../documents/documentText.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';

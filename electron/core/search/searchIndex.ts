@@ -1,9 +1,10 @@
 import picomatch from 'picomatch';
 
+import { textUriOf } from '../../../shared/documentUris.js';
 import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
 import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
 import { nextSlice } from '../background/nextSlice.js';
-import { documentKind, textUriOf } from '../documents/documentKinds.js';
+import { documentKind } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
 import { InvertedIndex } from './invertedIndex.js';

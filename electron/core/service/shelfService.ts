@@ -170,6 +170,8 @@ export class ShelfService implements ShelfMethods {
     if (warning) options.log?.(warning);
     const history = await HistoryStore.open(path.join(options.settingsDir, 'history'), historyLimits(settings), options.log);
     const service = new ShelfService(options, settings, history);
+    // Earlier runs' reads counted: the window reloads its per-file counts (an empty batch says so).
+    void history.counted.then(() => service.emit('access', []));
     try {
       await service.init();
     } catch (err) {

@@ -48,7 +48,7 @@ const how = (e: AccessEntry) => `${e.via === 'tool' ? 'read tool' : 'resource'} 
 export function HistoryPanel({
   api,
   folders,
-  lastSeq,
+  changes,
   onOpen,
   notify,
   fail,
@@ -57,7 +57,8 @@ export function HistoryPanel({
 }: {
   api: ShelfApi;
   folders: FolderInfo[];
-  lastSeq: number;
+  /** Moves on whenever the history does (new reads, earlier runs counted). */
+  changes: number;
   onOpen: (uri: string) => void;
   notify: (message: string) => void;
   fail: (err: unknown) => void;
@@ -87,9 +88,9 @@ export function HistoryPanel({
       ...(uri ? { uri } : {}),
       ...(ms !== null ? { since: Date.now() - ms } : {}),
     };
-    // lastSeq: "last hour" moves on with new reads.
+    // changes: the newest page follows the history, and "last hour" moves on with it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, folder, outcome, range, uri, lastSeq]);
+  }, [client, folder, outcome, range, uri, changes]);
 
   // The newest page follows new reads as they come; older pages stay as loaded.
   useEffect(() => {
@@ -258,7 +259,7 @@ export function HistoryPanel({
       </div>
       <footer className="history-foot">
         <span className="muted small" data-testid="history-total">
-          {page ? `${page.total.toLocaleString()} reads kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}` : 'Loading…'}
+          {!page ? 'Loading…' : page.counting ? 'Counting the reads kept from earlier runs…' : `${page.total.toLocaleString()} reads kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}`}
         </span>
         <span className="spacer" />
         <button type="button" className="btn btn-small" onClick={openRetention} data-testid="history-settings">

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
+import { fileUriOfText } from '../../../shared/documentUris';
 import type { AccessAsk, AccessDecision, FileAccess, ShelfApi } from '../../../shared/shelfApi';
 
 export interface AccessState {
@@ -7,8 +8,6 @@ export interface AccessState {
   byUri: ReadonlyMap<string, FileAccess>;
   /** Changes whenever byUri or the history does (the map itself is updated in place). */
   version: number;
-  /** Newest history sequence number heard of. */
-  lastSeq: number;
   asks: AccessAsk[];
   answer(id: number, decision: AccessDecision): Promise<void>;
 }
@@ -20,7 +19,6 @@ export interface AccessState {
 export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => void): AccessState {
   const byUri = useRef(new Map<string, FileAccess>());
   const [version, setVersion] = useState(0);
-  const [lastSeq, setLastSeq] = useState(0);
   const [asks, setAsks] = useState<AccessAsk[]>([]);
 
   useEffect(() => {
@@ -37,16 +35,16 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
     void api.pendingAsks().then((waiting) => current && setAsks(waiting), fail);
     const offAccess = api.on('access', (entries) => {
       const first = entries[0];
-      // Entries were left out of the batches (a burst of reads): the counts are reloaded instead.
-      if (first && seen > 0 && first.seq > seen + 1) void loadCounts();
+      // Entries were left out of the batches (a burst of reads), or the history changed as a whole: reload the counts.
+      if (!first || (seen > 0 && first.seq > seen + 1)) void loadCounts();
       seen = entries[entries.length - 1]?.seq ?? seen;
       for (const e of entries) {
         if (e.outcome !== 'ok') continue;
-        const known = byUri.current.get(e.uri);
-        byUri.current.set(e.uri, { uri: e.uri, reads: (known?.reads ?? 0) + 1, lastTime: e.time, lastClient: e.client });
+        // A document's text is the document: its reads count for the file.
+        const uri = fileUriOfText(e.uri) ?? e.uri;
+        const known = byUri.current.get(uri);
+        byUri.current.set(uri, { uri, reads: (known?.reads ?? 0) + 1, lastTime: e.time, lastClient: e.client });
       }
-      const newest = entries[entries.length - 1];
-      if (newest) setLastSeq(newest.seq);
       setVersion((v) => v + 1);
     });
     const offAsks = api.on('asks', setAsks);
@@ -65,7 +63,7 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
     [api, fail],
   );
 
-  return { byUri: byUri.current, version, lastSeq, asks, answer };
+  return { byUri: byUri.current, version, asks, answer };
 }
 
 /** "read 3 times, last by Claude 1.2 at 14:03" */

@@ -48,6 +48,7 @@ describe('HistoryStore', () => {
     await a.close();
 
     const b = await HistoryStore.open(dir, roomy);
+    await b.counted;
     const page = await b.query({});
     expect(page.entries.map((e) => [e.seq, e.uri, e.outcome])).toEqual([
       [3, 'file:///f/b.txt', 'denied'],
@@ -125,9 +126,42 @@ describe('HistoryStore', () => {
     old.append(entry('file:///f/old.txt', { time: Date.now() - 10 * DAY }));
     await old.close();
     const reopened = await HistoryStore.open(old.dir, { maxBytes: roomy.maxBytes, maxAgeMs: DAY });
+    await reopened.counted;
     expect((await reopened.query({})).entries).toEqual([]);
     expect(reopened.fileAccess()).toEqual([]);
     await reopened.close();
+  });
+
+  it('opens without reading earlier runs: their reads are counted in the background, and a segment pruned meanwhile is not', async () => {
+    const dir = await tempDir();
+    const a = await HistoryStore.open(dir, roomy);
+    for (let i = 0; i < 3000; i++) a.append(entry(`file:///f/${i % 10}.pdf${i % 2 ? '?as=text' : ''}`, { client: `c${i}` }));
+    await a.close();
+    const b = await HistoryStore.open(dir, roomy);
+    expect(b.counting).toBe(true);
+    expect(b.fileAccess()).toEqual([]);
+    const early = await b.query({ limit: 2 });
+    // Sequence numbers go on from the newest entry before anything was counted; queries read the segments.
+    expect(early.entries.map((e) => e.seq)).toEqual([3000, 2999]);
+    expect(b.append(entry('file:///f/new.txt')).seq).toBe(3001);
+    await b.counted;
+    expect(b.counting).toBe(false);
+    const page = await b.query({ limit: 1 });
+    expect(page.total).toBe(3001);
+    expect(page.counting).toBeUndefined();
+    expect(page.oldest).toEqual(expect.any(Number));
+    // A document's text counts as a read of the document.
+    expect(b.fileAccess().find((f) => f.uri === 'file:///f/3.pdf')).toMatchObject({ reads: 300, lastClient: 'c2993' });
+    expect(b.fileAccess().some((f) => f.uri.endsWith('?as=text'))).toBe(false);
+    await b.close();
+
+    // Cleared while earlier runs are counted: nothing of them comes back.
+    const c = await HistoryStore.open(dir, roomy);
+    await c.clear();
+    await c.counted;
+    expect(c.fileAccess()).toEqual([]);
+    expect((await c.query({})).total).toBe(0);
+    await c.close();
   });
 
   it('keeps the bound when one burst holds more than a segment', async () => {
