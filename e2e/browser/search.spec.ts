@@ -59,6 +59,11 @@ test('search file contents and documents, open a hit at its line', async ({ page
   await expect(page.getByTestId('search-hit')).toContainText('43');
   await page.getByTestId('search-hit').click();
   await expect(page.getByTestId('focus-line')).toBeInViewport();
+  // The hit's word is found on its line: in the find box, counted, and marked in the text itself.
+  await expect(page.getByLabel('Find in file')).toHaveValue('hold');
+  await expect(page.getByTestId('find-count')).toHaveText('1 of 1');
+  await expect(page.getByTestId('find-line')).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => [...(CSS.highlights.get('shelf-find-current') ?? [])].map((r) => (r as Range).toString()))).toEqual(['hold']);
   await shoot(page, '12-search-opened');
 
   // An edit on disk is found by its new words.

@@ -55,7 +55,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   /** Preview or raw response, kept while moving from file to file. */
   const [rawMode, setRawMode] = useState(false);
   /** A search result being shown: the preview goes to its line. */
-  const [focus, setFocus] = useState<{ uri: string; line: number; inText: boolean } | null>(null);
+  const [focus, setFocus] = useState<{ uri: string; line: number; inText: boolean; term?: string } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const onTabKey = useShortcuts(tab, setTab, filterRef, toggleSidebar);
 
@@ -93,7 +93,9 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         const found = list.find((r) => r.uri === hit.fileUri);
         if (found) {
           selectFile(found);
-          setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri });
+          // The snippet's first marked word goes into the preview's find box, at its place on the line.
+          const term = /\*\*(.+?)\*\*/.exec(hit.snippet)?.[1];
+          setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri, ...(term ? { term } : {}) });
           setTab('preview');
           return;
         }

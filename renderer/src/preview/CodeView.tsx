@@ -2,6 +2,7 @@ import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react'
 
 import { CopyButton } from '../ui/CopyButton';
 import { highlightHtml, htmlLines } from './highlight';
+import { MAX_MARKS, rangesOf, showMarks } from './textMarks';
 
 /** Past this, the view shows the beginning only (the full text is in the raw response). */
 const SHOW_LIMIT = 1_000_000;
@@ -10,14 +11,28 @@ const SHOW_LIMIT = 1_000_000;
 const LINE_PX = 19;
 const TOP_PX = 12;
 
-/** Text with line numbers, highlighted when the language is known; `focusLine` is marked and scrolled to. */
-export function CodeView({ text, language, focusLine }: { text: string; language: string | null; focusLine?: number }) {
+/**
+ * Text with line numbers, highlighted when the language is known;
+ * `focusLine` is marked and scrolled to. With `focusTerm` (a search hit's
+ * word) the find box starts with it, at its place on the focus line, so the
+ * match is marked and Enter goes on to the next.
+ */
+export function CodeView({ text, language, focusLine, focusTerm }: { text: string; language: string | null; focusLine?: number; focusTerm?: string }) {
   const focusRef = useRef<HTMLDivElement>(null);
+  const codeRef = useRef<HTMLDivElement>(null);
   // Wrapped, each line is a row of its own with its number beside its first part.
   const [wrap, setWrap] = useState(false);
-  const [needle, setNeedle] = useState('');
+  const [needle, setNeedle] = useState(focusTerm ?? '');
   /** The current match (0-based) among all, or -1 before Enter; matchLine is where it is. */
   const [match, setMatch] = useState(-1);
+  /** A search hit's term waits for its matches, to select the one on the focus line. */
+  const focusPending = useRef(focusTerm !== undefined);
+  useEffect(() => {
+    if (focusTerm === undefined) return;
+    setNeedle(focusTerm);
+    setMatch(-1);
+    focusPending.current = true;
+  }, [focusTerm, focusLine, text]);
   // Whichever ancestor scrolls (the code view, or the preview around a markdown source), the line comes to the middle.
   useEffect(() => {
     if (focusLine) focusRef.current?.scrollIntoView({ block: 'center' });
@@ -48,6 +63,28 @@ export function CodeView({ text, language, focusLine }: { text: string; language
     for (let i = 0; i < at; i++) if (shown.charCodeAt(i) === 10) line++;
     return line;
   }, [matches, match, shown]);
+  useEffect(() => {
+    if (!focusPending.current || needle !== focusTerm || focusLine === undefined) return;
+    focusPending.current = false;
+    let start = 0;
+    for (let line = 1; line < focusLine && start >= 0; line++) start = shown.indexOf('\n', start) + 1 || -1;
+    const onLine = start < 0 ? -1 : matches.findIndex((at) => at >= start);
+    setMatch(onLine >= 0 ? onLine : matches.length > 0 ? 0 : -1);
+  }, [matches, needle, focusTerm, focusLine, shown]);
+  // Every match marked, the current one more strongly (the first MAX_MARKS; the count covers all).
+  useEffect(() => {
+    const root = codeRef.current;
+    if (!root || matches.length === 0) return;
+    const parts = wrap ? [...root.querySelectorAll('.wline > code')] : [...root.querySelectorAll('pre.code > code')];
+    const spans = matches.slice(0, MAX_MARKS).map((at) => [at, at + needle.length] as const);
+    const all = showMarks('shelf-find', rangesOf(parts, spans, wrap));
+    const current = matches[match];
+    const one = showMarks('shelf-find-current', current === undefined ? [] : rangesOf(parts, [[current, current + needle.length]], wrap));
+    return () => {
+      all();
+      one();
+    };
+  }, [matches, match, needle, wrap, html]);
   const findRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (matchLine !== null) findRef.current?.scrollIntoView({ block: 'center' });
@@ -88,7 +125,7 @@ export function CodeView({ text, language, focusLine }: { text: string; language
         <CopyButton text={text} label="Copy text" />
       </div>
       {text.length > SHOW_LIMIT && <p className="note">Showing the first {SHOW_LIMIT.toLocaleString()} of {text.length.toLocaleString()} characters.</p>}
-      <div className="code-scroll" tabIndex={0} aria-label="File text">
+      <div className="code-scroll" tabIndex={0} aria-label="File text" ref={codeRef}>
         {matchLine !== null && !wrap && (
           <div ref={findRef} className="focus-line find-line" data-testid="find-line" style={{ top: TOP_PX + (matchLine - 1) * LINE_PX, height: LINE_PX }} aria-hidden="true" />
         )}

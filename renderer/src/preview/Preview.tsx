@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 
+import { textUriOf } from '../../../shared/documentUris';
 import type { FileAccess, ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
 import { describeAccess } from '../access/useAccess';
 import { formatBytes, formatWhen } from '../format';
@@ -45,12 +46,15 @@ export function PreviewBody({
   preview,
   name,
   focusLine,
+  focusTerm,
   markdown,
   openSettings,
 }: {
   preview: ReadPreview;
   name: string;
   focusLine?: number;
+  /** The search hit's word, found on the focus line. */
+  focusTerm?: string;
   markdown?: MarkdownContext;
   /** Opens the settings (offered when a file is over the read limit). */
   openSettings?: () => void;
@@ -138,7 +142,7 @@ export function PreviewBody({
             </button>
           </div>
           {markdownRaw ? (
-            <CodeView text={text} language="markdown" focusLine={focusLine} />
+            <CodeView text={text} language="markdown" focusLine={focusLine} focusTerm={focusTerm} />
           ) : (
             <MarkdownView text={text} context={markdown ?? { baseUri: 'file:///', read: async () => ({ ok: false, error: { code: 0, message: '' } }), open: () => undefined }} />
           )}
@@ -153,7 +157,7 @@ export function PreviewBody({
           </p>
         );
       }
-      return <CodeView text={'text' in c ? c.text : ''} language={languageFor(name, c.mimeType)} focusLine={focusLine} />;
+      return <CodeView text={'text' in c ? c.text : ''} language={languageFor(name, c.mimeType)} focusLine={focusLine} focusTerm={focusTerm} />;
   }
 }
 
@@ -182,7 +186,7 @@ export function Preview({
   /** Reads a document's text resource (`?as=text`), as a client would. */
   readText?: (uri: string) => Promise<ReadPreview>;
   /** A search result to show: its line, in the document's text when it came from there. */
-  focus?: { line: number; inText: boolean };
+  focus?: { line: number; inText: boolean; term?: string };
   /** When the file changed on disk and the preview was read again. */
   updatedAt?: number | null;
   /** Opens another published file (a markdown link). */
@@ -201,7 +205,7 @@ export function Preview({
   const [text, setText] = useState<ReadPreview | null>(null);
   useEffect(() => {
     if (!asText || !readText || text) return;
-    void readText(`${resource.uri}?as=text`).then(setText);
+    void readText(textUriOf(resource.uri)).then(setText);
   }, [asText, readText, resource.uri, text]);
   // The file changed: its text is read again too.
   useEffect(() => setText(null), [updatedAt]);
@@ -270,12 +274,13 @@ export function Preview({
           (raw ? (
             <CodeView text={rawResponseText(shown)} language="json" />
           ) : asText && shown.ok ? (
-            <CodeView text={'text' in (shown.result.contents[0] as ResourceContents) ? ((shown.result.contents[0] as { text: string }).text) : ''} language={null} focusLine={focus?.inText ? focus.line : undefined} />
+            <CodeView text={'text' in (shown.result.contents[0] as ResourceContents) ? ((shown.result.contents[0] as { text: string }).text) : ''} language={null} focusLine={focus?.inText ? focus.line : undefined} focusTerm={focus?.inText ? focus.term : undefined} />
           ) : (
             <PreviewBody
               preview={shown}
               name={resource.name}
               focusLine={focus && !focus.inText ? focus.line : undefined}
+              focusTerm={focus && !focus.inText ? focus.term : undefined}
               markdown={readText && openUri ? { baseUri: resource.uri, read: readText, open: openUri } : undefined}
               openSettings={openSettings}
             />
