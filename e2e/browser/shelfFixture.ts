@@ -79,7 +79,11 @@ export async function shoot(page: Page, name: string): Promise<void> {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // laid out at this size
+      // Laid out at this size: two frames, or 250 ms where the page gets no frames (an evaluate has no timeout of its own).
+      await page.evaluate(() => new Promise((r) => {
+        setTimeout(r, 250);
+        requestAnimationFrame(() => requestAnimationFrame(r));
+      }));
       await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${scheme}.png`) });
     }
   }
