@@ -187,6 +187,8 @@ export interface HistoryPage {
   /** Entries the store holds in all, and since when. */
   total: number;
   oldest: number | null;
+  /** Client names the history holds entries of (the 200 with most entries, sorted by name). */
+  clients: string[];
   /** Set while the entries of earlier runs are still being counted (total and oldest are not final). */
   counting?: boolean;
 }

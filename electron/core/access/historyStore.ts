@@ -52,6 +52,8 @@ const MAX_PENDING = 20_000;
 /** An export holds at most this many entries (the newest that match). */
 export const EXPORT_LIMIT = 100_000;
 const DEFAULT_PAGE = 200;
+/** Client names a page offers to filter by (the rest are still filterable by name through the API). */
+const MAX_CLIENTS = 200;
 /** Strings a client chose (its name, a URI, an error message) are cut to this before they are stored. */
 const MAX_FIELD_CHARS = 2048;
 
@@ -143,6 +145,14 @@ function addRead(perFile: Map<string, FileAccess>, e: AccessEntry): void {
   }
 }
 
+/** Adds `n` (or takes back) entries of a client; a client with none left is forgotten. */
+function addClient(perClient: Map<string, number>, name: string | null, n: number): void {
+  if (name === null) return;
+  const left = (perClient.get(name) ?? 0) + n;
+  if (left > 0) perClient.set(name, left);
+  else perClient.delete(name);
+}
+
 /** Adds one file's counts (from a segment counted apart) to the per-file map. */
 function mergeReads(perFile: Map<string, FileAccess>, add: FileAccess): void {
   const known = perFile.get(add.uri);
@@ -162,6 +172,8 @@ export class HistoryStore {
   private pending: AccessEntry[] = [];
   private readonly recent: AccessEntry[] = [];
   private readonly perFile = new Map<string, FileAccess>();
+  /** Entries per client name (every outcome), for the History tab's client filter. */
+  private readonly perClient = new Map<string, number>();
   private nextSeq = 1;
   private flushTimer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
@@ -226,6 +238,7 @@ export class HistoryStore {
     try {
       for (const s of todo) {
         const perFile = new Map<string, FileAccess>();
+        const perClient = new Map<string, number>();
         let entries = 0;
         let firstTime = 0;
         let lastTime = 0;
@@ -237,6 +250,7 @@ export class HistoryStore {
             lastTime = Math.max(lastTime, e.time);
             lastSeq = Math.max(lastSeq, e.seq);
             addRead(perFile, e);
+            addClient(perClient, e.client, 1);
           }
         } catch {
           continue; // removed while it was read (pruned, cleared)
@@ -244,6 +258,7 @@ export class HistoryStore {
         if (!this.segments.includes(s)) continue;
         Object.assign(s, { entries, firstTime, lastTime: entries > 0 ? lastTime : s.lastTime, lastSeq, counted: true });
         for (const add of perFile.values()) mergeReads(this.perFile, add);
+        for (const [name, n] of perClient) addClient(this.perClient, name, n);
       }
       // Ages are known now (a file's modification time stood for them).
       await this.enqueue(() => this.prune());
@@ -339,7 +354,21 @@ export class HistoryStore {
     const limit = Math.max(1, Math.min(q.limit ?? DEFAULT_PAGE, EXPORT_LIMIT));
     const { entries, more } = await this.collect(q, limit);
     const last = entries[entries.length - 1];
-    return { entries, ...(more && last ? { nextBeforeSeq: last.seq } : {}), total: this.total(), oldest: this.oldest(), ...(this.counting ? { counting: true } : {}) };
+    return {
+      entries,
+      ...(more && last ? { nextBeforeSeq: last.seq } : {}),
+      total: this.total(),
+      oldest: this.oldest(),
+      clients: this.clients(),
+      ...(this.counting ? { counting: true } : {}),
+    };
+  }
+
+  /** The clients the history holds entries of, most entries first (at most MAX_CLIENTS), for filtering by client. */
+  clients(): string[] {
+    const all = [...this.perClient];
+    if (all.length > MAX_CLIENTS) all.sort((a, b) => b[1] - a[1]).length = MAX_CLIENTS;
+    return all.map(([name]) => name).sort((a, b) => a.localeCompare(b));
   }
 
   fileAccess(): FileAccess[] {
@@ -372,6 +401,7 @@ export class HistoryStore {
       await this.closeActive();
       for (const s of this.segments.splice(0)) await rm(s.file, { force: true });
       this.perFile.clear();
+      this.perClient.clear();
       this.recent.length = 0;
     });
   }
@@ -437,6 +467,7 @@ export class HistoryStore {
 
   /** Adds (+1) or takes back (-1) an entry in the per-file counts; only successful reads count. */
   private count(e: AccessEntry, sign: 1 | -1): void {
+    addClient(this.perClient, e.client, sign);
     if (sign === 1) return addRead(this.perFile, e);
     if (e.outcome !== 'ok') return;
     const known = this.perFile.get(fileOf(e));

@@ -98,7 +98,8 @@ export function HistoryPanel({
     api.queryHistory({ ...query, limit: PAGE }).then((p) => {
       if (!current) return;
       setPage(p);
-      setClients((known) => [...new Set([...known, ...p.entries.map((e) => e.client).filter((c): c is string => !!c)])].sort());
+      // Every client the history holds (the store keeps the list), and the one chosen even once its entries are gone.
+      setClients((known) => [...new Set([...p.clients, ...known.filter((c) => c === query.client)])].sort((a, b) => a.localeCompare(b)));
     }, fail);
     return () => {
       current = false;
@@ -180,7 +181,7 @@ export function HistoryPanel({
                 void api.clearHistory().then(() => {
                   setConfirmClear(false);
                   setOlder(null);
-                  setPage({ entries: [], total: 0, oldest: null });
+                  setPage({ entries: [], total: 0, oldest: null, clients: [] });
                   notify('Access history cleared');
                 }, fail)
               }

@@ -58,6 +58,8 @@ describe('HistoryStore', () => {
     expect(page.total).toBe(3);
     // Only successful reads count as reads of a file.
     expect(b.fileAccess()).toEqual([{ uri: 'file:///f/a.txt', reads: 2, lastTime: expect.any(Number), lastClient: 'two' }]);
+    // Every client of every outcome is offered for filtering, from earlier runs too.
+    expect(page.clients).toEqual(['one', 'tester', 'two']);
     expect(b.append(entry('file:///f/c.txt')).seq).toBe(4);
     await b.close();
   });
@@ -160,6 +162,7 @@ describe('HistoryStore', () => {
     await c.clear();
     await c.counted;
     expect(c.fileAccess()).toEqual([]);
+    expect(c.clients()).toEqual([]);
     expect((await c.query({})).total).toBe(0);
     await c.close();
   });
