@@ -48,3 +48,28 @@ test('the same notice twice is counted on one toast, not stacked', async ({ page
   await expect(toasts).toContainText('Folder not found');
   await expect(toasts).toContainText('×3');
 });
+
+test('after the connection drops, the window catches up with what changed meanwhile', async ({ page, shelf }) => {
+  // Every window socket goes through here, so the test can cut it as a network drop would.
+  const sockets: Array<{ close: () => Promise<void> }> = [];
+  let hold = false;
+  await page.routeWebSocket(/\/api$/, (ws) => {
+    if (hold) return void ws.close({ code: 1006 });
+    ws.connectToServer();
+    sockets.push(ws);
+  });
+  await page.goto(shelf.url);
+  await publishByPath(page, root);
+  await expect(page.getByTestId('file-row').filter({ hasText: 'other.txt' })).toBeVisible();
+
+  hold = true;
+  for (const ws of sockets.splice(0)) await ws.close();
+  await expect(page.getByText('Reconnecting to MCP Shelf…')).toBeVisible();
+  // Changed while the window could not hear it.
+  await writeFile(path.join(root, 'arrived-meanwhile.txt'), 'hello');
+  await new Promise((r) => setTimeout(r, 600));
+  hold = false;
+
+  await expect(page.getByText('Reconnecting to MCP Shelf…')).toBeHidden({ timeout: 15_000 });
+  await expect(page.getByTestId('file-row').filter({ hasText: 'arrived-meanwhile.txt' })).toBeVisible();
+});

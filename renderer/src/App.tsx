@@ -32,12 +32,13 @@ import { useToasts } from './ui/useToasts';
  */
 export function App({ api, connection }: { api: ShelfApi & HostExtras; connection: ConnectionState }) {
   const { toasts, notify, dismiss, fail } = useToasts();
-  const { host, folders, resources, status, clients, snippets, httpToken, now } = useShelfState(api, fail);
+  const live = connection === 'open';
+  const { host, folders, resources, status, clients, snippets, httpToken, now } = useShelfState(api, live, fail);
   const { selected, preview, reading, updatedAt, select: selectFile, clear: clearSelection } = useSelection(api, resources, folders, fail);
   const actions = useFolderActions(api, notify, fail);
   const drop = useFolderDrop(api.pathForFile, actions.addPaths, notify);
-  const traffic = useTraffic(api, status?.traffic.maxEntries);
-  const access = useAccess(api, connection === 'open', fail);
+  const traffic = useTraffic(api, live, status?.traffic.maxEntries);
+  const access = useAccess(api, live, fail);
   const [tab, setTab] = useState<Tab>('preview');
   // The sidebar's width is the person's: dragged, collapsed (button or Ctrl+B), and kept across reloads.
   const savedLayout = useDefaultLayout({ id: 'mcp-shelf-layout', storage: localStorage });

@@ -29,11 +29,12 @@ export interface ShelfState {
 }
 
 /**
- * What the window shows of the server: loaded once, then kept current from
- * the host's events (folder events come in bursts while files change, so the
- * listing is reloaded once things settle).
+ * What the window shows of the server: loaded whenever the connection opens
+ * (again, after a drop: events sent while it was down are lost), then kept
+ * current from the host's events (folder events come in bursts while files
+ * change, so the listing is reloaded once things settle).
  */
-export function useShelfState(api: ShelfApi, fail: (err: unknown) => void): ShelfState {
+export function useShelfState(api: ShelfApi, live: boolean, fail: (err: unknown) => void): ShelfState {
   const [host, setHost] = useState<HostInfo | null>(null);
   const [folders, setFolders] = useState<FolderInfo[] | null>(null);
   const [resources, setResources] = useState<Map<string, ResourceInfo[]>>(() => new Map());
@@ -62,6 +63,7 @@ export function useShelfState(api: ShelfApi, fail: (err: unknown) => void): Shel
   );
 
   useEffect(() => {
+    if (!live) return;
     // The token in force for HTTP clients (shown to copy), when HTTP is on.
     const loadToken = (s: ServerStatus, onError: (err: unknown) => void) => {
       if (s.httpUrl) void api.getSettings().then((st) => setHttpToken(st.http.token), onError);
@@ -98,7 +100,7 @@ export function useShelfState(api: ShelfApi, fail: (err: unknown) => void): Shel
       clearInterval(tick);
       if (reloadTimer.current) clearTimeout(reloadTimer.current);
     };
-  }, [api, fail, reloadResources, scheduleReload]);
+  }, [api, live, fail, reloadResources, scheduleReload]);
 
   return { host, folders, resources, status, clients, snippets, httpToken, now };
 }

@@ -17,7 +17,7 @@ export interface TrafficState {
  * The live log: history first, then the host's batched events. While paused,
  * new entries are held back (and counted) so the view stays still.
  */
-export function useTraffic(api: ShelfApi, keep = DEFAULT_KEEP): TrafficState {
+export function useTraffic(api: ShelfApi, live: boolean, keep = DEFAULT_KEEP): TrafficState {
   // The window keeps what the host's log keeps, no more: what it shows is what an export writes.
   const keepRef = useRef(keep);
   keepRef.current = keep;
@@ -39,6 +39,8 @@ export function useTraffic(api: ShelfApi, keep = DEFAULT_KEEP): TrafficState {
   }, []);
 
   useEffect(() => {
+    // Loaded again when the connection opens again (what came meanwhile is in the host's log; seen entries are skipped).
+    if (!live) return;
     let alive = true;
     const off = api.on('traffic', (batch) => {
       if (pausedRef.current) {
@@ -52,7 +54,7 @@ export function useTraffic(api: ShelfApi, keep = DEFAULT_KEEP): TrafficState {
       alive = false;
       off();
     };
-  }, [api, append]);
+  }, [api, live, append]);
 
   const setPaused = useCallback(
     (p: boolean) => {
