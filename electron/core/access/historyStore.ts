@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -90,9 +90,22 @@ function parseLine(line: string): AccessEntry | null {
   }
 }
 
-/** Every parseable entry of a segment file, in order; torn or foreign lines are skipped. */
+/** A segment opened for reading: non-blocking and not through a link, and only if it is a regular file (the folder is ours, but a FIFO put there must not hang the server). */
+async function openSegment(file: string): Promise<FileHandle> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new Error(`${file} is not a regular file`);
+  }
+  return handle;
+}
+
+/** Every parseable entry of a segment file, in order; torn or foreign lines are skipped, and a segment that cannot be opened (gone, a link, not a file) reads as empty. */
 async function* readSegment(file: string): AsyncGenerator<AccessEntry> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const handle = await openSegment(file).catch(() => null);
+  if (!handle) return;
+  const input = handle.createReadStream({ encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of lines) {
       const e = parseLine(line);
@@ -100,6 +113,8 @@ async function* readSegment(file: string): AsyncGenerator<AccessEntry> {
     }
   } finally {
     lines.close();
+    // Also when the reader stopped early: the stream closes the file.
+    input.destroy();
   }
 }
 
@@ -108,7 +123,7 @@ const TAIL_BYTES = 64 * 1024;
 
 /** The highest sequence number in a segment: from its last lines, or (when they are all torn) from the whole file. */
 async function lastSeqOf(file: string, size: number): Promise<number> {
-  const handle = await open(file, 'r');
+  const handle = await openSegment(file);
   try {
     const length = Math.min(size, TAIL_BYTES);
     const buf = Buffer.alloc(length);

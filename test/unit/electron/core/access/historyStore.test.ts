@@ -1,4 +1,5 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -165,6 +166,23 @@ describe('HistoryStore', () => {
     expect(c.clients()).toEqual([]);
     expect((await c.query({})).total).toBe(0);
     await c.close();
+  });
+
+  it('a FIFO or a link named like a segment is left alone: open, counting and queries neither hang nor follow it', async () => {
+    const dir = await tempDir();
+    const a = await HistoryStore.open(dir, roomy);
+    a.append(entry('file:///f/a.txt'));
+    await a.close();
+    execFileSync('mkfifo', [path.join(dir, 'history-000000000900.jsonl')]);
+    const outside = path.join(await tempDir(), 'elsewhere.jsonl');
+    await writeFile(outside, `${JSON.stringify({ ...entry('file:///f/secret.txt'), seq: 0 })}\n`);
+    // Named as the oldest segment, so a query reads it.
+    await symlink(outside, path.join(dir, 'history-000000000000.jsonl'));
+    const b = await HistoryStore.open(dir, roomy);
+    await b.counted;
+    expect((await b.query({})).entries.map((e) => e.uri)).toEqual(['file:///f/a.txt']);
+    expect(b.fileAccess().map((f) => f.uri)).toEqual(['file:///f/a.txt']);
+    await b.close();
   });
 
   it('keeps the bound when one burst holds more than a segment', async () => {
