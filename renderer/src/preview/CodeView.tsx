@@ -32,7 +32,8 @@ export function CodeView({ text, language, focusLine, focusTerm }: { text: strin
     setNeedle(focusTerm);
     setMatch(-1);
     focusPending.current = true;
-  }, [focusTerm, focusLine, text]);
+    // Not on text changes: an edit on disk keeps what the person typed into the find box.
+  }, [focusTerm, focusLine]);
   // Whichever ancestor scrolls (the code view, or the preview around a markdown source), the line comes to the middle.
   useEffect(() => {
     if (focusLine) focusRef.current?.scrollIntoView({ block: 'center' });
@@ -64,7 +65,7 @@ export function CodeView({ text, language, focusLine, focusTerm }: { text: strin
     return line;
   }, [matches, match, shown]);
   useEffect(() => {
-    if (!focusPending.current || needle !== focusTerm || focusLine === undefined) return;
+    if (!focusPending.current || needle !== focusTerm || focusLine === undefined || shown === '') return;
     focusPending.current = false;
     let start = 0;
     for (let line = 1; line < focusLine && start >= 0; line++) start = shown.indexOf('\n', start) + 1 || -1;
