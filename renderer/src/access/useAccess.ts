@@ -16,6 +16,9 @@ export interface AccessState {
  * What clients read and what waits for an answer: the per-file counts
  * (loaded once, then kept current from `access` events) and the asks.
  */
+/** The per-file counts are reloaded at most this often (a flood of reads asks for them with every batch). */
+const RELOAD_MS = 2000;
+
 export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => void): AccessState {
   const byUri = useRef(new Map<string, FileAccess>());
   const [version, setVersion] = useState(0);
@@ -31,12 +34,41 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
         byUri.current = new Map(counts.map((c) => [c.uri, c]));
         setVersion((v) => v + 1);
       }, fail);
-    void loadCounts();
+    // A flood of reads leaves gaps in every batch: the counts (a whole map) are reloaded at most every RELOAD_MS.
+    let loading = false;
+    let again = false;
+    let lastLoad = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const reloadCounts = () => {
+      if (!current) return;
+      if (loading || timer) {
+        again = true;
+        return;
+      }
+      const wait = lastLoad + RELOAD_MS - Date.now();
+      if (wait > 0) {
+        timer = setTimeout(() => {
+          timer = null;
+          reloadCounts();
+        }, wait);
+        return;
+      }
+      loading = true;
+      lastLoad = Date.now();
+      void loadCounts().finally(() => {
+        loading = false;
+        if (again) {
+          again = false;
+          reloadCounts();
+        }
+      });
+    };
+    reloadCounts();
     void api.pendingAsks().then((waiting) => current && setAsks(waiting), fail);
     const offAccess = api.on('access', (entries) => {
       const first = entries[0];
       // Entries were left out of the batches (a burst of reads), or the history changed as a whole: reload the counts.
-      if (!first || (seen > 0 && first.seq > seen + 1)) void loadCounts();
+      if (!first || (seen > 0 && first.seq > seen + 1)) reloadCounts();
       seen = entries[entries.length - 1]?.seq ?? seen;
       for (const e of entries) {
         if (e.outcome !== 'ok') continue;
@@ -50,6 +82,7 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
     const offAsks = api.on('asks', setAsks);
     return () => {
       current = false;
+      if (timer) clearTimeout(timer);
       offAccess();
       offAsks();
     };
