@@ -78,8 +78,12 @@ export interface ServiceOptions {
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
 
 const FOLDER_EVENT_DEBOUNCE_MS = 100;
-/** A request within this long means clients are busy: background work (the full-text index, a folder's stat pass) takes small slices, seldom. */
-const CLIENTS_BUSY_WITHIN_MS = 100;
+/**
+ * A request within this long means clients are busy: background work (the
+ * full-text index, a folder's stat pass) takes small slices, seldom. Short,
+ * so a client working back to back counts and one polling now and then does not.
+ */
+const CLIENTS_BUSY_WITHIN_MS = 20;
 /** New history entries reach the window in batches this far apart, at most ACCESS_EVENT_MAX each (the window can query the rest). */
 const ACCESS_EVENT_MS = 250;
 const ACCESS_EVENT_MAX = 500;
