@@ -14,7 +14,7 @@ test.beforeEach(async () => {
   root = await makeTree(
     {
       'guide/otters.md': `# Otters\n\n${filler}\nSea otters hold hands while they sleep.\n`,
-      'guide/rivers.md': '# Rivers\n\nAn otter was seen near the bridge.\n',
+      'guide/rivers.md': '# Rivers\n\n**Note:** an otter was seen near the bridge.\n',
       'reports/survey.pdf': await pdfWithText(['Survey of the northern lakes', 'We counted twelve otters and one heron']),
       'minutes.docx': await docx(['Committee minutes', 'The otter sanctuary budget was approved.']),
     },
@@ -41,6 +41,10 @@ test('search file contents and documents, open a hit at its line', async ({ page
   await expect(page.getByTestId('search-hit').filter({ hasText: 'survey.pdf' })).toContainText('document text');
   await box.fill('otter*');
   await expect(page.getByTestId('search-hit')).toHaveCount(4);
+  // The file's own **bold** shows as written; only the match is marked.
+  const rivers = page.getByTestId('search-hit').filter({ hasText: 'rivers.md' });
+  await expect(rivers).toContainText('**Note:** an otter was seen');
+  await expect(rivers.locator('mark')).toHaveText(['otter']);
   await shoot(page, '11-search');
 
   // Keyboard: ↓ then Enter opens the second hit; a phrase narrows to one document.

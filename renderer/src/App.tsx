@@ -2,6 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
 
 import type { SearchHit, ShelfApi } from '../../shared/shelfApi';
+import { snippetParts } from '../../shared/snippetMarks';
 import { AskPrompt } from './access/AskPrompt';
 import { HistoryPanel } from './access/HistoryPanel';
 import { useAccess } from './access/useAccess';
@@ -95,7 +96,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         if (found) {
           selectFile(found);
           // The snippet's first marked word goes into the preview's find box, at its place on the line.
-          const term = /\*\*(.+?)\*\*/.exec(hit.snippet)?.[1];
+          const term = snippetParts(hit.snippet).find((p) => p.marked)?.text;
           setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri, ...(term ? { term } : {}) });
           setTab('preview');
           return;

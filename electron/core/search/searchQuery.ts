@@ -1,3 +1,5 @@
+import { escapeSnippet } from '../../../shared/snippetMarks.js';
+
 /**
  * A search as people type it: words (all must match), `prefix*` words, and
  * "quoted phrases" (their words must match, next to each other).
@@ -63,7 +65,8 @@ export function snippetOf(text: string, q: ParsedQuery): { line: number; snippet
   const lower = line.toLowerCase();
   const first = Math.min(...q.terms.map((t) => lower.indexOf(t)).filter((i) => i >= 0));
   const from = Math.max(0, first - Math.floor(SNIPPET_CHARS / 3));
-  let cut = line.slice(from, from + SNIPPET_CHARS);
+  // The file's own asterisks are escaped, so only our marks read as **bold**.
+  let cut = escapeSnippet(line.slice(from, from + SNIPPET_CHARS));
   const terms = [...q.terms].sort((a, b) => b.length - a.length).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   if (terms.length > 0) cut = cut.replace(new RegExp(`(${terms.join('|')})[\\p{L}\\p{N}_]*`, 'giu'), '**$&**');
   return { line: best + 1, snippet: `${from > 0 ? '…' : ''}${cut.trim()}${from + SNIPPET_CHARS < line.length ? '…' : ''}` };

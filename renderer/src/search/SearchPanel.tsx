@@ -1,15 +1,15 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
 import type { FolderInfo, SearchHit, SearchResults, ShelfApi } from '../../../shared/shelfApi';
+import { snippetParts } from '../../../shared/snippetMarks';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
 
 /** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
 function Snippet({ text }: { text: string }) {
-  const parts = text.split(/\*\*(.+?)\*\*/g);
   return (
     <span className="hit-snippet mono">
-      {parts.map((p, i) => (i % 2 === 1 ? <mark key={i}>{p}</mark> : <span key={i}>{p}</span>))}
+      {snippetParts(text).map((p, i) => (p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
     </span>
   );
 }

@@ -70,5 +70,7 @@ describe('search queries', () => {
   it('snippets the best line, marks every term and says which line', () => {
     const q = parseQuery('otter sanct*');
     expect(snippetOf('# Title\nnothing\nThe otter sanctuary opened.\nAn otter.', q)).toEqual({ line: 3, snippet: 'The **otter** **sanctuary** opened.' });
+    // The file's own asterisks (Markdown bold, a glob) are escaped: only matches read as **bold**.
+    expect(snippetOf('**Note:** the otter ate *.fish', parseQuery('otter'))?.snippet).toBe('\\*\\*Note:\\*\\* the **otter** ate \\*.fish');
   });
 });
