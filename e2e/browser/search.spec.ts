@@ -69,6 +69,10 @@ test('search file contents and documents, open a hit at its line', async ({ page
   await expect(page.getByTestId('find-line')).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => [...(CSS.highlights.get('shelf-find-current') ?? [])].map((r) => (r as Range).toString()))).toEqual(['hold']);
   await shoot(page, '12-search-opened');
+  // A smaller window keeps the found line in view.
+  await page.setViewportSize({ width: 900, height: 560 });
+  await expect(page.getByTestId('find-line')).toBeInViewport({ ratio: 1 });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // An edit on disk is found by its new words.
   await writeFile(path.join(root, 'guide/rivers.md'), '# Rivers\n\nA kingfisher was seen near the bridge.\n');

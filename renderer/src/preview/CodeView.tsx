@@ -90,6 +90,20 @@ export function CodeView({ text, language, focusLine, focusTerm }: { text: strin
   useEffect(() => {
     if (matchLine !== null) findRef.current?.scrollIntoView({ block: 'center' });
   }, [matchLine, wrap]);
+  // The line jumped to stays in view when the box is resized (a narrower window, the sidebar opened).
+  useEffect(() => {
+    const box = codeRef.current;
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      const mark = findRef.current ?? focusRef.current;
+      if (!mark) return;
+      const m = mark.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      if (m.top < b.top || m.bottom > b.bottom) mark.scrollIntoView({ block: 'center' });
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
   const step = (back: boolean) => {
     if (matches.length === 0) return setMatch(-2);
     setMatch((m) => (m < 0 ? (back ? matches.length - 1 : 0) : (m + (back ? -1 : 1) + matches.length) % matches.length));
