@@ -1,4 +1,5 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 import { Client as V2Client } from '@modelcontextprotocol/client';
@@ -7,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { EXTRACT_WORKER } from '../../electron/cli/headless.js';
 import { DocumentText } from '../../electron/core/documents/documentText.js';
+import { TextDiskCache } from '../../electron/core/documents/textDiskCache.js';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { corruptPdf, docx, docxBomb, encryptedPdf, pdfWithoutText, pdfWithText, pptx, xlsx } from '../support/documents.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
+import { startService } from '../support/service.js';
 import { CLI, connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 /**
@@ -70,6 +73,58 @@ describe('document text in the worker', () => {
     await docs.text('file:///c.pdf?as=text', 'same-version', 'pdf', async () => bytes);
     await docs.text('file:///c.pdf?as=text', 'same-version', 'pdf', async () => bytes);
     expect(docs.extractions - before).toBe(1);
+  }, 60_000);
+
+  it('the service keeps a document’s text on disk for the next run, and removing its folder takes it off the disk', async () => {
+    const root = await makeTree({ 'report.pdf': await pdfWithText(['Quarterly otters']) }, 'doc-svc-');
+    const svc = await startService({ extractWorker: EXTRACT_WORKER });
+    const cacheFiles = async () => {
+      const top = path.join(svc.dir, 'text-cache');
+      const subs = await readdir(top).catch(() => []);
+      return (await Promise.all(subs.map((d) => readdir(path.join(top, d)).catch(() => [])))).flat();
+    };
+    try {
+      await svc.service.addFolders([root]);
+      await eventually(async () => expect((await svc.service.readResource(`${uriOf(root, 'report.pdf')}?as=text`)).ok).toBe(true));
+      await eventually(async () => expect(await cacheFiles()).toHaveLength(1));
+      await svc.service.removeFolder(root);
+      await eventually(async () => expect(await cacheFiles()).toEqual([]));
+    } finally {
+      await svc.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('the next run reads text and lasting reasons back from disk instead of extracting again; a timeout is not kept', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'doc-cache-'));
+    const run = (timeoutMs = 20_000) => new DocumentText({ workerFile: EXTRACT_WORKER, timeoutMs, disk: new TextDiskCache(dir, 64 * 1024 * 1024) });
+    const text = await pdfWithText(['Kept between runs']);
+    const scan = await pdfWithoutText();
+    const slowPdf = await pdfWithText(Array.from({ length: 20 }, (_, i) => `Page ${i} about otters`));
+    const first = run();
+    const second = run();
+    const hurried = run(50);
+    try {
+      expect((await first.text('file:///d/a.pdf?as=text', '/d\u0000a.pdf\u00001\u00002', 'pdf', async () => text.slice())).text).toContain('Kept between runs');
+      expect(await failure(first.text('file:///d/s.pdf?as=text', '/d\u0000s.pdf\u00001\u00002', 'pdf', async () => scan.slice()))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+      expect(await failure(hurried.text('file:///d/slow.pdf?as=text', '/d\u0000slow.pdf\u00001\u00002', 'pdf', async () => slowPdf.slice()))).toBe(`${ErrorCodes.documentTextUnavailable}:timeout`);
+      await new Promise((r) => setTimeout(r, 200)); // the writes are in the background
+      const never = async (): Promise<Uint8Array> => {
+        throw new Error('read again');
+      };
+      expect((await second.text('file:///d/a.pdf?as=text', '/d\u0000a.pdf\u00001\u00002', 'pdf', never)).text).toContain('Kept between runs');
+      expect(await failure(second.text('file:///d/s.pdf?as=text', '/d\u0000s.pdf\u00001\u00002', 'pdf', never))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+      expect(second.extractions).toBe(0);
+      // A timeout may not recur (a busy machine): that document is extracted again.
+      expect((await second.text('file:///d/slow.pdf?as=text', '/d\u0000slow.pdf\u00001\u00002', 'pdf', async () => slowPdf.slice())).parts).toBe(20);
+      expect(second.extractions).toBe(1);
+      // A folder no longer published leaves the disk.
+      await second.forgetFolder('/d');
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await Promise.all([first.close(), second.close(), hurried.close()]);
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

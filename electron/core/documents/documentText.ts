@@ -4,6 +4,7 @@ import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { ShelfError } from '../library/shelfError.js';
 import type { DocumentKind } from './documentKinds.js';
 import type { ExtractReply, ExtractRequest } from './extractWorker.js';
+import type { CachedOutcome, TextDiskCache } from './textDiskCache.js';
 
 export interface DocumentTextOptions {
   /** The built extraction worker (extract-worker.js next to the host's bundle). */
@@ -14,6 +15,8 @@ export interface DocumentTextOptions {
   memoryMb?: number;
   /** Extracted text kept in memory, in characters, for documents read again (by file identity). */
   cacheChars?: number;
+  /** Outcomes kept on disk between runs (absent: extracted again after each start). */
+  disk?: TextDiskCache | null;
 }
 
 export type UnavailableReason = 'no-text' | 'encrypted' | 'corrupt' | 'too-large' | 'unsupported' | 'timeout' | 'busy';
@@ -24,6 +27,16 @@ export interface DocumentTextResult {
 }
 
 type Outcome = DocumentTextResult | { reason: UnavailableReason; message: string };
+
+/** Reasons that hold for a file version whatever the load, so they are kept on disk too (a timeout or a full queue may not recur). */
+const LASTING: ReadonlySet<UnavailableReason> = new Set(['no-text', 'encrypted', 'corrupt', 'too-large', 'unsupported']);
+
+/** An outcome read back from disk, if it is one we would have written. */
+function fromDisk(kept: CachedOutcome | null): Outcome | null {
+  if (!kept) return null;
+  if ('text' in kept) return kept;
+  return LASTING.has(kept.reason as UnavailableReason) ? { reason: kept.reason as UnavailableReason, message: kept.message } : null;
+}
 
 /** Documents waiting for the worker at once; past this a read is refused (busy) rather than queued. */
 const MAX_QUEUED = 64;
@@ -88,11 +101,19 @@ export class DocumentText {
     }
     const running = this.inFlight.get(key);
     if (running) return running;
-    if (this.queue.length >= MAX_QUEUED) return Promise.resolve({ reason: 'busy', message: 'too many documents are waiting for extraction; try again shortly' });
-    const promise = new Promise<Outcome>((resolve, reject) => {
-      this.queue.push({ kind, read, resolve, reject });
-      this.pump();
-    }).then(
+    const disk = this.options.disk;
+    const promise = (async (): Promise<Outcome> => {
+      // Extracted in an earlier run: read back, not extracted again.
+      const kept = fromDisk((await disk?.get(key).catch(() => null)) ?? null);
+      if (kept) return kept;
+      if (this.queue.length >= MAX_QUEUED) return { reason: 'busy', message: 'too many documents are waiting for extraction; try again shortly' };
+      const o = await new Promise<Outcome>((resolve, reject) => {
+        this.queue.push({ kind, read, resolve, reject });
+        this.pump();
+      });
+      if (disk && (!('reason' in o) || LASTING.has(o.reason))) void disk.put(key, o).catch(() => undefined);
+      return o;
+    })().then(
       (o) => {
         this.inFlight.delete(key);
         if (!('reason' in o) || o.reason !== 'busy') this.remember(key, o);
@@ -180,6 +201,19 @@ export class DocumentText {
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  /** A folder stopped being published: its documents' text leaves the disk. */
+  async forgetFolder(folder: string): Promise<void> {
+    for (const key of this.cache.keys()) if (key.startsWith(`${folder}\u0000`)) this.forget(key);
+    await this.options.disk?.forgetFolder(folder);
+  }
+
+  private forget(key: string): void {
+    const o = this.cache.get(key);
+    if (!o) return;
+    this.cache.delete(key);
+    this.cachedChars -= 'text' in o ? o.text.length : 0;
   }
 
   async close(): Promise<void> {

@@ -37,6 +37,8 @@ export interface LibraryListener {
   filesChanged?(folder: PublishedFolder, change: FolderChange): void;
   /** A folder stopped being published (removed, or replaced to apply new rules). */
   folderRemoved?(folder: PublishedFolder): void;
+  /** A folder was removed for good (not replaced): what was kept of its files may go. */
+  folderUnpublished?(folder: PublishedFolder): void;
 }
 
 export interface LibraryOptions {
@@ -149,6 +151,7 @@ export class Library {
     const [folder] = this.folders.splice(i, 1);
     await folder?.stop();
     if (folder) this.emit((l) => l.folderRemoved?.(folder));
+    if (folder) this.emit((l) => l.folderUnpublished?.(folder));
     this.emit((l) => l.listChanged?.());
     return true;
   }
@@ -364,8 +367,9 @@ function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
 }
 
 /** A document version's identity: folder, path, size and modification time. */
+/** A document version's key: its folder's real path first (the disk cache files a folder's documents together), then its path, size and modification time. */
 function documentKey(folder: PublishedFolder, entry: FileEntry): string {
-  return `${folder.id}\u0000${entry.rel}\u0000${entry.size}\u0000${entry.mtimeMs}`;
+  return `${folder.realRoot}\u0000${entry.rel}\u0000${entry.size}\u0000${entry.mtimeMs}`;
 }
 
 /** The companion resource of a document: its text, as text/plain (its size once extracted). */

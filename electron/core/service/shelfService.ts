@@ -34,6 +34,7 @@ import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
 import { DocumentText } from '../documents/documentText.js';
+import { TextDiskCache } from '../documents/textDiskCache.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
 import { SearchIndex } from '../search/searchIndex.js';
@@ -78,6 +79,8 @@ export interface ServiceOptions {
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
 
 const FOLDER_EVENT_DEBOUNCE_MS = 100;
+/** Documents' extracted text kept on disk between runs (least recently used go first). */
+const TEXT_CACHE_BYTES = 256 * 1024 * 1024;
 /**
  * A request within this long means clients are busy: background work (the
  * full-text index, a folder's stat pass) takes small slices, seldom. Short,
@@ -126,7 +129,9 @@ export class ShelfService implements ShelfMethods {
     this.store = new SettingsStore(options.settingsDir);
     this.settings = settings;
     this.history = history;
-    this.documents = options.extractWorker ? new DocumentText({ workerFile: options.extractWorker }) : null;
+    this.documents = options.extractWorker
+      ? new DocumentText({ workerFile: options.extractWorker, disk: new TextDiskCache(path.join(options.settingsDir, 'text-cache'), TEXT_CACHE_BYTES) })
+      : null;
     this.library = new Library({
       maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes,
       documents: this.documents,
@@ -196,6 +201,8 @@ export class ShelfService implements ShelfMethods {
           log(message);
           this.foldersChanged();
         },
+        // Text extracted from a folder's documents does not outlive its publishing.
+        folderUnpublished: (f) => void this.documents?.forgetFolder(f.realRoot),
       }),
       this.hub.onChange(() => {
         this.emit('clients', this.hub.clients());
