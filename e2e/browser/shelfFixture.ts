@@ -54,6 +54,19 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
   shelf: async ({ startShelf }, use) => {
     await use(await startShelf());
   },
+  // A failed test carries what the page said (its console and uncaught errors), e.g. why its connection closed.
+  page: async ({ page }, use, testInfo) => {
+    const said: string[] = [];
+    page.on('console', (m) => said.length < 1000 && said.push(`${new Date().toISOString()} ${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => said.length < 1000 && said.push(`${new Date().toISOString()} pageerror: ${e.message}`));
+    page.on('websocket', (ws) => {
+      said.push(`${new Date().toISOString()} websocket ${ws.url()} opened`);
+      ws.on('close', () => said.push(`${new Date().toISOString()} websocket ${ws.url()} closed`));
+      ws.on('socketerror', (e) => said.push(`${new Date().toISOString()} websocket error: ${e}`));
+    });
+    await use(page);
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('page console', { body: said.join('\n') || '(nothing)', contentType: 'text/plain' });
+  },
 });
 
 export { expect } from '@playwright/test';

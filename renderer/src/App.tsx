@@ -172,7 +172,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         <aside className="sidebar" aria-label="Folders and files">
           <div className="sidebar-head">
             <h2>Folders</h2>
-            {!empty && <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} />}
+            {/* Not before the folders are known: the empty window has its own field, and text typed into one that is then replaced would be lost. */}
+            {folders !== null && !empty && <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} />}
           </div>
           {folders && folders.length > 0 && (
             <>
@@ -232,7 +233,13 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                 </div>
               </div>
             )}
+            {tab === 'preview' && folders === null && (
+              <div className="empty-small centered" data-testid="loading">
+                <p className="muted">{live ? 'Loading your folders…' : 'Connecting to MCP Shelf…'}</p>
+              </div>
+            )}
             {tab === 'preview' &&
+              folders !== null &&
               !empty &&
               (selected ? (
                 <Preview

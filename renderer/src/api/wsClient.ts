@@ -74,7 +74,9 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
         for (const l of listeners.get(frame.event) ?? []) l(frame.payload);
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
+      // Rare, and the first thing to look at when a tab says it is reconnecting.
+      console.info(`MCP Shelf: connection closed (code ${ev.code}${ev.reason ? `, ${ev.reason}` : ''}${opened ? '' : ', before it opened'}); retrying in ${retry} ms`);
       if (!opened) failures++;
       onState(failures >= LOCKED_AFTER ? 'locked' : 'closed');
       for (const [, p] of pending) p.reject(new Error('Connection to MCP Shelf lost'));
