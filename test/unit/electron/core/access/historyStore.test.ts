@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { appendFile, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { HistoryStore } from '../../../../../electron/core/access/historyStore.js';
 import type { AccessEntry } from '../../../../../shared/shelfApi.js';
+import { tempDirs } from '../../../../support/tempDirs.js';
 
 const DAY = 86_400_000;
 const roomy = { maxBytes: 64 * 1024 * 1024, maxAgeMs: 90 * DAY };
@@ -30,15 +30,7 @@ function entry(uri: string, extra: Partial<AccessEntry> = {}): Omit<AccessEntry,
 }
 
 describe('HistoryStore', () => {
-  const dirs: string[] = [];
-  const tempDir = async () => {
-    const d = await mkdtemp(path.join(os.tmpdir(), 'history-'));
-    dirs.push(d);
-    return d;
-  };
-  afterEach(async () => {
-    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-  });
+  const tempDir = tempDirs('history-');
 
   it('keeps entries across a reopen, newest first, with per-file counts and sequence numbers that go on', async () => {
     const dir = await tempDir();

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { TextDiskCache } from '../../../../../electron/core/documents/textDiskCache.js';
+import { tempDirs } from '../../../../support/tempDirs.js';
 
 const key = (folder: string, rel: string, size = 10) => `${folder}\u0000${rel}\u0000${size}\u00001700000000000`;
 
@@ -16,15 +16,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe('TextDiskCache', () => {
-  const dirs: string[] = [];
-  const tempDir = async () => {
-    const d = await mkdtemp(path.join(os.tmpdir(), 'text-cache-'));
-    dirs.push(d);
-    return d;
-  };
-  afterEach(async () => {
-    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-  });
+  const tempDir = tempDirs('text-cache-');
 
   it('keeps text and lasting reasons across instances, by exact key', async () => {
     const dir = await tempDir();
