@@ -147,17 +147,7 @@ const fileOf = (e: AccessEntry): string => fileUriOfText(e.uri) ?? e.uri;
 
 /** Counts one successful read in a per-file map. */
 function addRead(perFile: Map<string, FileAccess>, e: AccessEntry): void {
-  if (e.outcome !== 'ok') return;
-  const uri = fileOf(e);
-  const known = perFile.get(uri);
-  if (!known) perFile.set(uri, { uri, reads: 1, lastTime: e.time, lastClient: e.client });
-  else {
-    known.reads++;
-    if (e.time >= known.lastTime) {
-      known.lastTime = e.time;
-      known.lastClient = e.client;
-    }
-  }
+  if (e.outcome === 'ok') addReads(perFile, fileOf(e), 1, e.time, e.client);
 }
 
 /** Adds `n` (or takes back) entries of a client; a client with none left is forgotten. */
@@ -168,15 +158,15 @@ function addClient(perClient: Map<string, number>, name: string | null, n: numbe
   else perClient.delete(name);
 }
 
-/** Adds one file's counts (from a segment counted apart) to the per-file map. */
-function mergeReads(perFile: Map<string, FileAccess>, add: FileAccess): void {
-  const known = perFile.get(add.uri);
-  if (!known) perFile.set(add.uri, add);
+/** Adds `reads` reads of a file, the last at `lastTime` by `lastClient` (one read, or a segment counted apart). */
+function addReads(perFile: Map<string, FileAccess>, uri: string, reads: number, lastTime: number, lastClient: string | null): void {
+  const known = perFile.get(uri);
+  if (!known) perFile.set(uri, { uri, reads, lastTime, lastClient });
   else {
-    known.reads += add.reads;
-    if (add.lastTime >= known.lastTime) {
-      known.lastTime = add.lastTime;
-      known.lastClient = add.lastClient;
+    known.reads += reads;
+    if (lastTime >= known.lastTime) {
+      known.lastTime = lastTime;
+      known.lastClient = lastClient;
     }
   }
 }
@@ -272,7 +262,7 @@ export class HistoryStore {
         }
         if (!this.segments.includes(s)) continue;
         Object.assign(s, { entries, firstTime, lastTime: entries > 0 ? lastTime : s.lastTime, lastSeq, counted: true });
-        for (const add of perFile.values()) mergeReads(this.perFile, add);
+        for (const f of perFile.values()) addReads(this.perFile, f.uri, f.reads, f.lastTime, f.lastClient);
         for (const [name, n] of perClient) addClient(this.perClient, name, n);
       }
       // Ages are known now (a file's modification time stood for them).

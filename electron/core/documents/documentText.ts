@@ -134,10 +134,9 @@ export class DocumentText {
     if (size > budget) return;
     this.cache.set(key, o);
     this.cachedChars += size;
-    for (const [k, v] of this.cache) {
+    for (const k of this.cache.keys()) {
       if (this.cachedChars <= budget) break;
-      this.cache.delete(k);
-      this.cachedChars -= 'text' in v ? v.text.length : 0;
+      this.forget(k);
     }
   }
 

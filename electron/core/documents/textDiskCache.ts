@@ -16,6 +16,9 @@ interface Header {
   message?: string;
 }
 
+/** Cache file → its size and last use. */
+type Index = Map<string, { size: number; used: number }>;
+
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
 
 /** The folder part of a document key (`FOLDER\0path\0size\0mtime`): a folder's entries share a directory, so they go together. */
@@ -34,8 +37,8 @@ const folderOf = (key: string): string => {
  * published, so text of files no longer shared does not stay behind.
  */
 export class TextDiskCache {
-  /** Cache file → its size and last use, loaded from the directory on first use. */
-  private index: Map<string, { size: number; used: number }> | null = null;
+  /** Loaded from the directory on first use. */
+  private index: Index | null = null;
   private loading: Promise<void> | null = null;
   private total = 0;
   /** Writes and deletions, one at a time (a folder's deletion must not race a write into it). */
@@ -124,15 +127,15 @@ export class TextDiskCache {
     return run;
   }
 
-  /** Bytes kept, for tests and status. */
+  /** Bytes kept (for tests). */
   async size(): Promise<number> {
     await this.load();
     return this.total;
   }
 
-  private load(): Promise<Map<string, { size: number; used: number }>> {
+  private load(): Promise<Index> {
     this.loading ??= (async () => {
-      const index = new Map<string, { size: number; used: number }>();
+      const index: Index = new Map();
       const folders = await readdir(this.dir, { withFileTypes: true }).catch(() => []);
       for (const d of folders) {
         if (!d.isDirectory()) continue;
@@ -148,7 +151,7 @@ export class TextDiskCache {
       }
       this.index = index;
     })();
-    return this.loading.then(() => this.index as Map<string, { size: number; used: number }>);
+    return this.loading.then(() => this.index as Index);
   }
 
   private async touch(file: string): Promise<void> {
@@ -159,7 +162,7 @@ export class TextDiskCache {
   }
 
   /** Least recently used first, until within the budget. */
-  private async evict(index: Map<string, { size: number; used: number }>): Promise<void> {
+  private async evict(index: Index): Promise<void> {
     if (this.total <= this.budgetBytes) return;
     const oldest = [...index].sort((a, b) => a[1].used - b[1].used);
     for (const [file, e] of oldest) {

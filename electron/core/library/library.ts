@@ -150,8 +150,10 @@ export class Library {
     if (i < 0) return false;
     const [folder] = this.folders.splice(i, 1);
     await folder?.stop();
-    if (folder) this.emit((l) => l.folderRemoved?.(folder));
-    if (folder) this.emit((l) => l.folderUnpublished?.(folder));
+    if (folder) {
+      this.emit((l) => l.folderRemoved?.(folder));
+      this.emit((l) => l.folderUnpublished?.(folder));
+    }
     this.emit((l) => l.listChanged?.());
     return true;
   }
@@ -366,7 +368,6 @@ function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
   };
 }
 
-/** A document version's identity: folder, path, size and modification time. */
 /** A document version's key: its folder's real path first (the disk cache files a folder's documents together), then its path, size and modification time. */
 function documentKey(folder: PublishedFolder, entry: FileEntry): string {
   return `${folder.realRoot}\u0000${entry.rel}\u0000${entry.size}\u0000${entry.mtimeMs}`;
