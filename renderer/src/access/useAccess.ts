@@ -12,13 +12,14 @@ export interface AccessState {
   answer(id: number, decision: AccessDecision): Promise<void>;
 }
 
-/**
- * What clients read and what waits for an answer: the per-file counts
- * (loaded once, then kept current from `access` events) and the asks.
- */
 /** The per-file counts are reloaded at most this often (a flood of reads asks for them with every batch). */
 const RELOAD_MS = 2000;
 
+/**
+ * What clients read and what waits for an answer: the per-file counts
+ * (loaded when the connection opens, then kept current from `access`
+ * events) and the asks.
+ */
 export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => void): AccessState {
   const byUri = useRef(new Map<string, FileAccess>());
   const [version, setVersion] = useState(0);
@@ -34,34 +35,20 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
         byUri.current = new Map(counts.map((c) => [c.uri, c]));
         setVersion((v) => v + 1);
       }, fail);
-    // A flood of reads leaves gaps in every batch: the counts (a whole map) are reloaded at most every RELOAD_MS.
-    let loading = false;
-    let again = false;
-    let lastLoad = 0;
+    // A flood of reads leaves gaps in every batch: the counts (a whole map) are loaded at most every
+    // RELOAD_MS, and asks that come meanwhile are served by the one load already waiting.
+    let lastLoad = -Infinity;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const reloadCounts = () => {
-      if (!current) return;
-      if (loading || timer) {
-        again = true;
-        return;
-      }
-      const wait = lastLoad + RELOAD_MS - Date.now();
-      if (wait > 0) {
-        timer = setTimeout(() => {
+      if (timer) return;
+      timer = setTimeout(
+        () => {
           timer = null;
-          reloadCounts();
-        }, wait);
-        return;
-      }
-      loading = true;
-      lastLoad = Date.now();
-      void loadCounts().finally(() => {
-        loading = false;
-        if (again) {
-          again = false;
-          reloadCounts();
-        }
-      });
+          lastLoad = Date.now();
+          void loadCounts();
+        },
+        Math.max(0, lastLoad + RELOAD_MS - Date.now()),
+      );
     };
     reloadCounts();
     void api.pendingAsks().then((waiting) => current && setAsks(waiting), fail);
