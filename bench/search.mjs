@@ -34,12 +34,14 @@ function zipf(rand) {
   return words[Math.min(VOCABULARY - 1, Math.floor(Math.exp(u * Math.log(VOCABULARY + 1)) - 1))];
 }
 
+/** The corpus's file `i` (0…99) of folder `f`: 100 files a folder, 50 folders a group. */
+const noteFile = (dir, f, i) => path.join(dir, `g${Math.floor(f / 50)}`, `f${f}`, `note-${i}.txt`);
+
 async function corpus() {
   return once('search-50k', async (d) => {
     const rand = random(7);
     for (let f = 0; f < FILES / 100; f++) {
-      const sub = path.join(d, `g${Math.floor(f / 50)}`, `f${f}`);
-      await mkdir(sub, { recursive: true });
+      await mkdir(path.dirname(noteFile(d, f, 0)), { recursive: true });
       await Promise.all(
         Array.from({ length: 100 }, (_, i) => {
           const target = 1024 + Math.floor(rand() * 3072);
@@ -48,7 +50,7 @@ async function corpus() {
             const line = Array.from({ length: 8 + Math.floor(rand() * 8) }, () => zipf(rand)).join(' ');
             text += `${line}.\n`;
           }
-          return writeFile(path.join(sub, `note-${i}.txt`), text);
+          return writeFile(noteFile(d, f, i), text);
         }),
       );
     }
@@ -76,8 +78,7 @@ async function readsPerSecond(shelf, dir, ms) {
   await Promise.all(
     Array.from({ length: 8 }, async (_, k) => {
       for (let i = k * 997; performance.now() < end; i = (i + 13) % FILES) {
-        const f = Math.floor(i / 100);
-        const r = await shelf.read(path.join(dir, `g${Math.floor(f / 50)}`, `f${f}`, `note-${i % 100}.txt`));
+        const r = await shelf.read(noteFile(dir, Math.floor(i / 100), i % 100));
         if (r.error) throw new Error(JSON.stringify(r.error));
         n++;
       }
@@ -167,7 +168,7 @@ export async function searchBench() {
   let scanHits = 0;
   for (let f = 0; f < FILES / 100; f++) {
     for (let i = 0; i < 100; i++) {
-      const text = await readFile(path.join(dir, `g${Math.floor(f / 50)}`, `f${f}`, `note-${i}.txt`), 'utf8');
+      const text = await readFile(noteFile(dir, f, i), 'utf8');
       if (text.includes(rare)) scanHits++;
     }
   }
