@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { setImmediate as yieldToClients } from 'node:timers/promises';
 
 import { textUriOf } from '../../../shared/documentUris.js';
 import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
@@ -7,6 +7,8 @@ import { nextSlice } from '../background/nextSlice.js';
 import { documentKind } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
+import { ShelfError } from '../library/shelfError.js';
+import { globMatcher } from './globMatcher.js';
 import { InvertedIndex } from './invertedIndex.js';
 import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
 
@@ -50,6 +52,17 @@ export const MAX_SEARCH_FILES = 250_000;
 /** A page of hits at most; phrase checks look at most this many ranked matches per page. */
 const MAX_LIMIT = 100;
 const MAX_CHECKED = 1000;
+/**
+ * Bytes of files a page reads at most for phrase checks and snippets: a
+ * phrase query over 300 files of a megabyte read and lowercased 300 MB.
+ * Past it the page ends early and its cursor goes on from there.
+ */
+export const MAX_CHECKED_BYTES = 32 * 1024 * 1024;
+/** Work between yields while a page reads and checks its files: other clients' requests go first. */
+const CHECK_SLICE_MS = 4;
+/** Searches running at once (each reads files); more wait, and past MAX_WAITING are told to try again. */
+const MAX_RUNNING = 2;
+const MAX_WAITING = 16;
 
 const key = (folderId: number, rel: string) => `${folderId}\u0000${rel}`;
 /**
@@ -88,6 +101,9 @@ export class SearchIndex {
 
   /** Files not indexed because the index was full. */
   private leftOut = 0;
+  /** Searches running, and those waiting for a turn. */
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     private readonly library: Library,
@@ -222,7 +238,7 @@ export class SearchIndex {
     let text: string;
     try {
       // Not through the reply cache: a walk over every file must not push out what clients read.
-      const read = await this.library.read(document ? textUriOf(fileUri) : fileUri, { cache: false });
+      const read = await this.library.read(document ? textUriOf(fileUri) : fileUri, { background: true });
       if (!('text' in read.contents)) return this.drop(id);
       text = read.contents.text;
     } catch {
@@ -236,7 +252,10 @@ export class SearchIndex {
   /**
    * Ranked hits, best first, a page at a time. A phrase's words are found by
    * the index and the phrase itself checked in the file's text, which also
-   * gives the snippet.
+   * gives the snippet. Files are read asynchronously and the work yields
+   * every few milliseconds, so other clients are answered meanwhile; a page
+   * reads at most MAX_CHECKED_BYTES, and at most MAX_RUNNING searches read
+   * at once.
    */
   async search(input: string, options: SearchOptions = {}): Promise<SearchPage> {
     const q: ParsedQuery = parseQuery(input);
@@ -245,37 +264,64 @@ export class SearchIndex {
     const notSearched = options.skipFolder ? this.library.list().map((f) => f.root).filter(options.skipFolder) : [];
     const status = { pending: this.pending, indexed: this.docs.size, notSearched, full: this.full };
     if (q.terms.length === 0) return { hits: [], total: 0, ...status };
-    const glob = options.glob ? picomatch(options.glob, { dot: true, basename: !options.glob.includes('/') }) : null;
-    const folders = new Map(this.library.list().map((f) => [f.id, f]));
-    const parts = [...q.words.map((term) => ({ term, prefix: false })), ...q.prefixes.map((term) => ({ term, prefix: true }))];
-    const ranked = this.index.search(parts, (id) => {
-      const d = this.docs.get(id);
-      const f = d ? folders.get(d.folderId) : undefined;
-      if (!d || !f) return false;
-      if (options.folder && !options.folder(f.root)) return false;
-      if (options.skipFolder?.(f.root)) return false;
-      return !glob || glob(d.rel);
-    });
-    const hits: SearchHit[] = [];
-    let i = offset;
-    for (let checked = 0; i < ranked.length && hits.length < limit && checked < MAX_CHECKED; i++, checked++) {
-      const r = ranked[i] as (typeof ranked)[number];
-      const d = this.docs.get(r.key) as Stored;
-      const folder = folders.get(d.folderId) as PublishedFolder;
-      const fileUri = folder.uriOf(d.rel);
-      const uri = documentKind(d.rel) ? textUriOf(fileUri) : fileUri;
-      let text: string;
-      try {
-        const read = await this.library.read(uri, { cache: false });
-        text = 'text' in read.contents ? read.contents.text : '';
-      } catch {
-        continue; // gone since it was indexed
+    const glob = options.glob ? globMatcher(options.glob) : null;
+    await this.turn();
+    try {
+      const folders = new Map(this.library.list().map((f) => [f.id, f]));
+      const parts = [...q.words.map((term) => ({ term, prefix: false })), ...q.prefixes.map((term) => ({ term, prefix: true }))];
+      const ranked = this.index.search(parts, (id) => {
+        const d = this.docs.get(id);
+        const f = d ? folders.get(d.folderId) : undefined;
+        if (!d || !f) return false;
+        if (options.folder && !options.folder(f.root)) return false;
+        if (options.skipFolder?.(f.root)) return false;
+        return !glob || glob(d.rel);
+      });
+      const hits: SearchHit[] = [];
+      let i = offset;
+      let bytes = 0;
+      let sliceEnd = performance.now() + CHECK_SLICE_MS;
+      for (let checked = 0; i < ranked.length && hits.length < limit && checked < MAX_CHECKED && bytes < MAX_CHECKED_BYTES; i++, checked++) {
+        if (performance.now() > sliceEnd) {
+          await yieldToClients();
+          sliceEnd = performance.now() + CHECK_SLICE_MS;
+        }
+        const r = ranked[i] as (typeof ranked)[number];
+        const d = this.docs.get(r.key);
+        const folder = d ? folders.get(d.folderId) : undefined;
+        if (!d || !folder) continue; // removed while this search waited
+        const fileUri = folder.uriOf(d.rel);
+        const uri = documentKind(d.rel) ? textUriOf(fileUri) : fileUri;
+        let text: string;
+        try {
+          const read = await this.library.read(uri, { background: true });
+          text = 'text' in read.contents ? read.contents.text : '';
+          bytes += read.size;
+        } catch {
+          continue; // gone since it was indexed
+        }
+        if (!hasPhrases(text, q.phrases)) continue;
+        const where = snippetOf(text, q) ?? { line: 1, snippet: '' };
+        hits.push({ uri, fileUri, folder: folder.root, path: d.rel, score: Math.round(r.score * 100) / 100, ...where });
       }
-      if (!hasPhrases(text, q.phrases)) continue;
-      const where = snippetOf(text, q) ?? { line: 1, snippet: '' };
-      hits.push({ uri, fileUri, folder: folder.root, path: d.rel, score: Math.round(r.score * 100) / 100, ...where });
+      return { hits, total: ranked.length, ...(i < ranked.length ? { nextCursor: Buffer.from(String(i)).toString('base64url') } : {}), ...status };
+    } finally {
+      // The place goes to the next search waiting, if any.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
     }
-    return { hits, total: ranked.length, ...(i < ranked.length ? { nextCursor: Buffer.from(String(i)).toString('base64url') } : {}), ...status };
+  }
+
+  /** Waits for one of the MAX_RUNNING places; refuses when too many wait already. */
+  private async turn(): Promise<void> {
+    if (this.running < MAX_RUNNING) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= MAX_WAITING) throw new ShelfError(-32603, 'Too many searches are running; try again shortly');
+    // The place is handed over by the search that ends (running stays counted).
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
   close(): void {
