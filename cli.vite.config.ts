@@ -12,9 +12,10 @@ export default defineConfig({
   // Everything is bundled but the native watcher, the modules only some runs
   // load, and write-file-atomic (CommonJS that names its tmp files after __filename).
   // pdf.js stays a module of its own: it is large and only the worker loads it.
-  ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic', 'pdfjs-dist'] },
+  // sharp is native (prebuilt N-API binaries with libvips), loaded from node_modules.
+  ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic', 'pdfjs-dist', 'sharp'] },
   build: {
-    // The CLI, and the document-text worker it starts (a Worker needs a file of its own).
+    // The CLI, and the workers it starts (a Worker needs a file of its own).
     ssr: true,
     outDir: 'dist/electron',
     emptyOutDir: false,
@@ -23,7 +24,12 @@ export default defineConfig({
     reportCompressedSize: false,
     sourcemap: true,
     rolldownOptions: {
-      input: { cli: resolve('electron/cli/cli.ts'), 'extract-worker': resolve('electron/core/documents/extractWorker.ts') },
+      input: {
+        cli: resolve('electron/cli/cli.ts'),
+        'extract-worker': resolve('electron/core/documents/extractWorker.ts'),
+        'image-worker': resolve('electron/core/delivery/imageWorker.ts'),
+        'grep-worker': resolve('electron/core/search/grepWorker.ts'),
+      },
       output: { format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'cli-chunks/[name].js' },
     },
   },

@@ -11,8 +11,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The document-text worker is an entry of its own: a Worker needs a file.
-      lib: { entry: { main: resolve('electron/desktop/main.ts'), 'extract-worker': resolve('electron/core/documents/extractWorker.ts') } },
+      // The workers are entries of their own: a Worker needs a file.
+      lib: {
+        entry: {
+          main: resolve('electron/desktop/main.ts'),
+          'extract-worker': resolve('electron/core/documents/extractWorker.ts'),
+          'image-worker': resolve('electron/core/delivery/imageWorker.ts'),
+          'grep-worker': resolve('electron/core/search/grepWorker.ts'),
+        },
+      },
     },
   },
   preload: {

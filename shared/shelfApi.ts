@@ -116,6 +116,18 @@ export interface ClientInfo {
   requests: number;
 }
 
+/** What the tools give a model (README, "What the tools give a model"). */
+export interface DeliverySettings {
+  /** Characters of text a tool result holds at most (a read is cut there and says where to go on). */
+  textBudget: number;
+  /** Images go to a model at most this many pixels on their longest side… */
+  imageMaxSide: number;
+  /** …and this many bytes. */
+  imageMaxBytes: number;
+  /** Per client name (as the client declares itself, any case): what differs from its built-in profile. */
+  clients: Record<string, { textBudget?: number; images?: boolean; links?: boolean; embedOriginals?: boolean }>;
+}
+
 export interface Settings {
   folders: Array<{ path: string } & FolderOptions>;
   maxReadBytes: number;
@@ -131,6 +143,7 @@ export interface Settings {
   history: { maxAgeDays: number; maxBytes: number };
   /** How long a read from an ask-before-read folder waits for an answer before it is denied. */
   askTimeoutSeconds: number;
+  delivery: DeliverySettings;
 }
 
 /** What the window may change with updateSettings (folders have their own methods). */
@@ -138,6 +151,7 @@ export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath'
   http?: Partial<Settings['http']>;
   log?: Partial<Settings['log']>;
   history?: Partial<Settings['history']>;
+  delivery?: Partial<DeliverySettings>;
 };
 
 /** How a client's read ended. */
@@ -163,6 +177,8 @@ export interface AccessEntry {
   /** For denied and failed reads: the JSON-RPC error code the client got, and its message. */
   errorCode: number | null;
   errorMessage: string | null;
+  /** What a tool read gave, when not the whole file as it is: "lines 1–2,000 of 120,000", "pages 3–5, text", "image 1568×1045 JPEG (from 3000×2000 PNG)", "described (binary)". */
+  detail?: string | null;
 }
 
 export interface HistoryQuery {

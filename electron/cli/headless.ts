@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FolderOptions } from '../../shared/shelfApi.js';
 import { folderProblem } from '../core/library/library.js';
 import { nodeBridgeCommand } from '../core/service/clientConfigs.js';
-import { type ServiceOptions,ShelfService } from '../core/service/shelfService.js';
+import { builtWorkers, type ServiceOptions, ShelfService } from '../core/service/shelfService.js';
 import { defaultSettingsDir } from '../core/settings/settingsStore.js';
 import { PACKAGE_ROOT, RENDERER_DIR } from '../core/version.js';
 import type { WebHost } from '../core/webhost/webHost.js';
@@ -34,8 +34,10 @@ export class UsageError extends Error {}
 
 /** The built CLI, for the bridge command shown to clients. */
 export const CLI_PATH = path.join(PACKAGE_ROOT, 'dist', 'electron', 'cli.js');
+/** The workers (document text, images, grep), built beside the CLI. */
+export const WORKERS = builtWorkers(path.join(PACKAGE_ROOT, 'dist', 'electron'));
 /** The document-text worker, built beside the CLI. */
-export const EXTRACT_WORKER = path.join(PACKAGE_ROOT, 'dist', 'electron', 'extract-worker.js');
+export const EXTRACT_WORKER = WORKERS.extractWorker as string;
 
 /** Checks every folder before anything starts, so one typo does not leave a half-started server. */
 export async function checkFolders(folders: readonly string[]): Promise<string[]> {
@@ -63,7 +65,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     tools: options.tools,
     searchIndex: options.searchIndex,
     bridge: (socketPath) => nodeBridgeCommand(process.execPath, CLI_PATH, socketPath),
-    extractWorker: EXTRACT_WORKER,
+    ...WORKERS,
     log: options.log,
   });
   let web: WebHost | null = null;

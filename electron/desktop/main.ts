@@ -5,7 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, Menu, nat
 
 import type { AccessAsk } from '../../shared/shelfApi.js';
 import { type BridgeCommand,nodeBridgeCommand } from '../core/service/clientConfigs.js';
-import { ShelfService } from '../core/service/shelfService.js';
+import { builtWorkers, ShelfService } from '../core/service/shelfService.js';
 import { loadBounds, saveBounds } from '../core/settings/windowState.js';
 import { forwardEvents, registerIpc } from './ipc.js';
 import { APP_CSP, folderArgs, isAppUrl, mainWindowOptions } from './windowOptions.js';
@@ -169,7 +169,7 @@ async function start(): Promise<void> {
     bridge: bridgeCommand,
     pickFolders,
     log: (message) => console.warn(`mcp-shelf: ${message}`),
-    extractWorker: path.join(here, 'extract-worker.js'),
+    ...builtWorkers(here),
   });
   registerIpc(ipcMain, service, isTrustedSender);
   service.on('status', () => void refreshTray());

@@ -120,10 +120,13 @@ describe('official clients of both revisions, over the bridge and over HTTP', ()
       expect(big.contents[0]?.text?.length).toBe(FIVE_MIB);
       expect(big.contents[0]?.text === bigText).toBe(true);
 
-      // The read_resource tool: the same files (the 5 MiB one streamed on the socket), failures as isError results.
+      // The read_resource tool: the same files as a model takes them (the 5 MiB one a page at a time), failures as isError results.
       const bigByTool = await client.readTool(uriOf(root, 'big.txt'));
-      expect(bigByTool.content[0]?.text === bigText).toBe(true);
-      expect((await client.readTool(uriOf(root, 'data.bin'))).content[0]?.resource?.blob).toBe(BIN.toString('base64'));
+      expect(bigByTool.content[0]?.text === bigText.slice(0, 100_000)).toBe(true);
+      expect(bigByTool.content[1]?.text).toMatch(/^Showing lines 1–2,500 of 131,072\. .* offset 2501\.$/);
+      const described = await client.readTool(uriOf(root, 'data.bin'));
+      expect(described.content.map((c) => c.type)).toEqual(['text', 'resource_link']);
+      expect(described.content[0]?.text).toMatch(/^data\.bin: application\/octet-stream, 6 bytes\./);
       expect((await client.readTool(uriOf(root, 'no-such-file.txt'))).isError).toBe(true);
 
       const missing = uriOf(root, 'no-such-file.txt');

@@ -37,9 +37,9 @@ describe('read-only tools that mirror the resources', () => {
     await rm(other, { recursive: true, force: true });
   });
 
-  it('lists three tools, each with a description and an input schema', async () => {
+  it('lists four tools, each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources']);
+    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources']);
     for (const t of tools) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema.type).toBe('object');
@@ -73,11 +73,17 @@ describe('read-only tools that mirror the resources', () => {
     await expect(call('no_such_tool', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: no_such_tool') });
   });
 
-  it('read_resource: text as text, binary as an embedded resource with its blob', async () => {
+  it('read_resource: text as text; a binary described with a link to it, never its bytes', async () => {
     const text = await call('read_resource', { uri: uriOf(root, 'src/app.ts') });
     expect(text.content).toEqual([{ type: 'text', text: 'export const NEEDLE = 1;\n' }]);
     const bin = await call('read_resource', { uri: uriOf(root, 'image.bin') });
-    expect(bin.content).toEqual([{ type: 'resource', resource: { uri: uriOf(root, 'image.bin'), mimeType: 'application/octet-stream', blob: 'AAECAw==' } }]);
+    expect(bin.content).toEqual([
+      {
+        type: 'text',
+        text: `image.bin: application/octet-stream, 4 bytes. It is binary, so its bytes are not shown here.\nIts bytes are the resource ${uriOf(root, 'image.bin')} (resources/read gives them exactly, as base64), for a client that reads or attaches resources.`,
+      },
+      { type: 'resource_link', uri: uriOf(root, 'image.bin'), name: 'image.bin', title: 'image.bin', mimeType: 'application/octet-stream', size: 4 },
+    ]);
   });
 
   it('read_resource: the same refusals and codes as resources/read', async () => {
@@ -86,8 +92,10 @@ describe('read-only tools that mirror the resources', () => {
       expect(res.isError).toBe(true);
       expect(res.structuredContent).toEqual({ error: { code: -32602, message: 'Resource not found', data: { uri } } });
     }
+    // --max-read-bytes bounds one resources/read message; the tool pages what it reads instead.
+    expect((await client.readResource({ uri: uriOf(root, 'big.txt') }).catch((e: { code: number }) => e)).code).toBe(1004);
     const big = await call('read_resource', { uri: uriOf(root, 'big.txt') });
-    expect(big.structuredContent).toMatchObject({ error: { code: 1004, data: { size: 14000, limit: 4096 } } });
+    expect(big.content).toEqual([{ type: 'text', text: 'needle '.repeat(2000) }]);
     expect(await call('read_resource', {})).toMatchObject({ isError: true, structuredContent: { error: { code: -32602 } } });
   });
 

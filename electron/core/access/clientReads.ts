@@ -1,9 +1,14 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
 import { fileUriOfText } from '../../../shared/documentUris.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
-import type { AccessEntry } from '../../../shared/shelfApi.js';
+import type { AccessEntry, DeliverySettings } from '../../../shared/shelfApi.js';
+import { type DeliveryProfile, profileFor } from '../delivery/clientProfiles.js';
+import type { ModelReader, ReadToolArgs } from '../delivery/modelRead.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
+import type { Grep } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
@@ -21,7 +26,15 @@ export interface ClientReadsOptions {
   recorded?: (entry: AccessEntry) => void;
   /** The full-text index the search tool answers from (absent: search is off). */
   search?: SearchIndex | null;
+  grep?: Grep | null;
+  /** The read tool's reader: files as a model can use them. */
+  model?: ModelReader;
+  /** What the tools give a model (the settings), for each client's profile. */
+  delivery?: () => DeliverySettings;
 }
+
+/** Delivery when no settings are given (tests of other parts): the settings' defaults. */
+const DEFAULT_DELIVERY: DeliverySettings = { textBudget: 100_000, imageMaxSide: 1568, imageMaxBytes: 1536 * 1024, clients: {} };
 
 /**
  * Every read a client makes goes through here — resources/read and the
@@ -45,27 +58,46 @@ export class ClientReads {
     return this.options.search ?? null;
   }
 
+  /** The grep tool's searcher (absent: no grep on this shelf). */
+  get grep(): Grep | null {
+    return this.options.grep ?? null;
+  }
+
   anyAsks(): boolean {
     return this.options.anyAsks?.() ?? false;
   }
 
   /** The whole file, for the SDK's handlers. */
   read(uri: string, who: Requester, via: AccessEntry['via']): Promise<ReadOutcome> {
-    return this.run(uri, who, via, () => this.library.read(uri), (r) => r.size);
+    return this.run(uri, who, via, () => this.library.read(uri), (r) => ({ size: r.size }));
   }
 
   /** A small file whole or a large one as a stream (the socket's fast path). */
   openRead(uri: string, who: Requester, via: AccessEntry['via']): Promise<WholeRead | { stream: FileStream }> {
-    return this.run(uri, who, via, () => this.library.openRead(uri), (r) => ('whole' in r ? r.whole.size : r.stream.size));
+    return this.run(uri, who, via, () => this.library.openRead(uri), (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size }));
   }
 
-  private async run<T>(uri: string, who: Requester, via: AccessEntry['via'], open: () => Promise<T>, sizeOf: (result: T) => number): Promise<T> {
+  /** What the tools give this client (its profile from the name it declared, and the settings). */
+  profile(who: Requester): DeliveryProfile {
+    return profileFor(who, this.options.delivery?.() ?? DEFAULT_DELIVERY);
+  }
+
+  /** The read_resource tool: the file as a model can use it (modelRead.ts); the history says which part went. */
+  async readForModel(args: ReadToolArgs, who: Requester, via: AccessEntry['via']): Promise<CallToolResult> {
+    const model = this.options.model;
+    if (!model) throw new Error('no model reader on this shelf');
+    const profile = this.profile(who);
+    const read = await this.run(args.uri, who, via, () => model.read(args, profile), (r) => ({ size: r.size, detail: r.detail }));
+    return read.result;
+  }
+
+  private async run<T>(uri: string, who: Requester, via: AccessEntry['via'], open: () => Promise<T>, describe: (result: T) => { size: number; detail?: string }): Promise<T> {
     // A document's text is the document: it asks, and is filed in the history, like the file.
     const fileUri = fileUriOfText(uri) ?? uri;
     try {
       await this.admit(uri, fileUri, who);
       const result = await open();
-      this.record(uri, fileUri, who, via, { size: sizeOf(result) });
+      this.record(uri, fileUri, who, via, describe(result));
       return result;
     } catch (err) {
       this.record(uri, fileUri, who, via, { error: err });
@@ -82,7 +114,7 @@ export class ClientReads {
     await gate.check(who, { uri, folder: found.folder.root, path: found.entry.rel, size: found.entry.size });
   }
 
-  private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number } | { error: unknown }): void {
+  private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number; detail?: string } | { error: unknown }): void {
     const history = this.options.history;
     if (!history) return;
     const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown }) : null;
@@ -100,6 +132,7 @@ export class ClientReads {
       outcome: failed ? (code === ErrorCodes.readNotAllowed ? 'denied' : 'error') : 'ok',
       errorCode: code,
       errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
+      detail: 'detail' in outcome ? (outcome.detail ?? null) : null,
     });
     this.options.recorded?.(entry);
   }

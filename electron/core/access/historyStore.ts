@@ -289,6 +289,7 @@ export class HistoryStore {
       outcome: entry.outcome,
       errorCode: entry.errorCode,
       errorMessage: cut(entry.errorMessage),
+      detail: cut(entry.detail ?? null),
     };
     if (this.closed) return e;
     this.pending.push(e);
@@ -388,10 +389,10 @@ export class HistoryStore {
       format === 'jsonl'
         ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
         : stringify(
-            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorMessage]),
+            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorMessage, e.detail ?? null]),
             {
               header: true,
-              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorMessage'],
+              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorMessage', 'detail'],
               // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
               escape_formulas: true,
             },

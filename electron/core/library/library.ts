@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -6,15 +7,15 @@ import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
-import { documentKind } from '../documents/documentKinds.js';
-import { type DocumentText } from '../documents/documentText.js';
+import { type DocumentKind, documentKind } from '../documents/documentKinds.js';
+import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';
 import type { FileEntry } from './folderScan.js';
 import { type FolderChange, folderName, PublishedFolder } from './publishedFolder.js';
 import { ReadCache } from './readCache.js';
 import type { RuleOptions } from './rules.js';
-import { openRead, readBytes, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
+import { openPublished, openRead, readBytes, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
 import { ShelfError } from './shelfError.js';
 import { pathToUri, relativeBelow, uriToPath } from './uriPath.js';
 
@@ -249,13 +250,19 @@ export class Library {
     return null;
   }
 
-  /** `cache: false` for walks over many files (search), which must not push out what clients read again and again. */
-  async read(uri: string, options: { cache?: boolean } = {}): Promise<ReadOutcome> {
+  /**
+   * `background` for walks over many files (search): they must not push out
+   * of the cache what clients read again and again, and never read
+   * synchronously. `limit` replaces maxReadBytes (the tools page what they
+   * read, so one message's limit is not theirs).
+   */
+  async read(uri: string, options: { background?: boolean; limit?: number } = {}): Promise<ReadOutcome> {
     const fileUri = fileUriOfText(uri);
     if (fileUri !== null) return this.readText(uri, fileUri);
     const found = await this.locate(uri);
     if (!found) throw ShelfError.notFound(uri);
-    return safeRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, options.cache === false ? undefined : this.cache);
+    const background = options.background ?? false;
+    return safeRead(found.folder, found.entry.rel, uri, options.limit ?? this.options.maxReadBytes, background ? undefined : this.cache, background);
   }
 
   /** True while any published folder is still being indexed (its listing is not complete yet). */
@@ -278,16 +285,40 @@ export class Library {
    * unchanged. Not a document, not published, or documents off: not found.
    */
   private async readText(uri: string, fileUri: string): Promise<ReadOutcome> {
+    const { text } = await this.documentText(fileUri, uri);
+    const size = Buffer.byteLength(text);
+    if (size > this.options.maxReadBytes) throw ShelfError.tooLarge(uri, size, this.options.maxReadBytes);
+    return { contents: { uri, mimeType: 'text/plain', text }, size, kind: 'text' };
+  }
+
+  /**
+   * The text of the document `fileUri` names, whatever its length (the tools
+   * page it; a resource read is held to maxReadBytes). Errors name `uri`
+   * (the companion text URI, or the file's). Not a document, not published,
+   * or documents off: not found.
+   */
+  async documentText(fileUri: string, uri = fileUri): Promise<DocumentTextResult & { kind: DocumentKind; key: string }> {
     const documents = this.options.documents;
     const found = documents ? await this.locate(fileUri) : null;
     const kind = found ? documentKind(found.entry.rel) : null;
     if (!documents || !found || !kind) throw ShelfError.notFound(uri);
     const { folder, entry } = found;
     const limit = this.options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
-    const { text } = await documents.text(uri, documentKey(folder, entry), kind, () => readBytes(folder, entry.rel, fileUri, limit));
-    const size = Buffer.byteLength(text);
-    if (size > this.options.maxReadBytes) throw ShelfError.tooLarge(uri, size, this.options.maxReadBytes);
-    return { contents: { uri, mimeType: 'text/plain', text }, size, kind: 'text' };
+    const key = documentKey(folder, entry);
+    const result = await documents.text(uri, key, kind, () => readBytes(folder, entry.rel, fileUri, limit));
+    return { ...result, kind, key };
+  }
+
+  /** Whether document text is on (the tools then give a document's text instead of its bytes). */
+  get documentsOn(): boolean {
+    return !!this.options.documents;
+  }
+
+  /** A published file opened for reading a part at a time (no read limit; the caller closes `fd`). */
+  async openFile(uri: string): Promise<{ folder: PublishedFolder; entry: FileEntry; fd: number; stat: Stats }> {
+    const found = await this.locate(uri);
+    if (!found) throw ShelfError.notFound(uri);
+    return { ...found, ...openPublished(found.folder, found.entry.rel, uri) };
   }
 
   /** One template per folder, addressing its files by relative path. */

@@ -54,13 +54,17 @@ function fsError(err: unknown, uri: string): ShelfError {
   return new ShelfError(-32603, `Could not read resource: ${(err as Error).message}`, { uri });
 }
 
-/** Reads at most `limit + 1` bytes, so a file that grew is caught without reading it all. */
-async function readBounded(fd: number, expected: number, limit: number): Promise<Buffer> {
+/**
+ * Reads at most `limit + 1` bytes, so a file that grew is caught without
+ * reading it all. `background` work (search reading file after file) never
+ * reads synchronously: a client's one small read may, a loop over many may not.
+ */
+async function readBounded(fd: number, expected: number, limit: number, background = false): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   // The expected size plus one byte (to notice growth) first; then small steps.
   let want = Math.min(expected, limit) + 1;
-  const sync = expected <= SYNC_READ_MAX;
+  const sync = !background && expected <= SYNC_READ_MAX;
   for (;;) {
     const buf = Buffer.allocUnsafe(want);
     const bytesRead = sync ? readSync(fd, buf, 0, want, total) : (await readAsync(fd, buf, 0, want, total)).bytesRead;
@@ -87,10 +91,10 @@ export function statForRead(fd: number, uri: string, limit: number): Stats {
  * mix of two versions. A file that keeps changing is read as it stands after
  * a few tries.
  */
-async function readStable(fd: number, uri: string, limit: number, first: Stats): Promise<{ bytes: Buffer; stat: Stats }> {
+async function readStable(fd: number, uri: string, limit: number, first: Stats, background = false): Promise<{ bytes: Buffer; stat: Stats }> {
   let before = first;
   for (let attempt = 0; ; attempt++) {
-    const bytes = await readBounded(fd, before.size, limit);
+    const bytes = await readBounded(fd, before.size, limit, background);
     if (bytes.length > limit) throw ShelfError.tooLarge(uri, Math.max(bytes.length, before.size), limit);
     const after = statForRead(fd, uri, limit);
     const stable = sameVersion(before, after) && bytes.length === after.size;
@@ -107,10 +111,11 @@ async function wholeOutcome(
   limit: number,
   st: Stats,
   cache?: ReadCache,
+  background = false,
 ): Promise<WholeRead> {
   const hit = cache?.get(uri, st);
   if (hit) return { whole: hit.outcome, contentsJson: hit.json };
-  const { bytes, stat } = await readStable(fd, uri, limit, st);
+  const { bytes, stat } = await readStable(fd, uri, limit, st, background);
   const sniffed = binaryByName(rel) ? 'blob' : contentKind(bytes);
   // Old Western text (Windows-1252 / Latin-1) is text too, decoded, and says what it was decoded from.
   const legacy = sniffed === 'blob' ? legacyEncoding(rel, bytes) : null;
@@ -132,10 +137,10 @@ async function wholeOutcome(
  * excluded file is refused, and on Linux the opened descriptor's own path is
  * checked again, so a rename race cannot slip a foreign file through.
  */
-export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number, cache?: ReadCache): Promise<ReadOutcome> {
+export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number, cache?: ReadCache, background = false): Promise<ReadOutcome> {
   const fd = openChecked(folder, rel, uri);
   try {
-    return (await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit), cache)).whole;
+    return (await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit), cache, background)).whole;
   } catch (err) {
     throw err instanceof ShelfError ? err : fsError(err, uri);
   } finally {
@@ -169,6 +174,21 @@ export async function openRead(
     throw err instanceof ShelfError ? err : fsError(err, uri);
   } finally {
     if (!handedOver) closeSync(fd);
+  }
+}
+
+/**
+ * A published file opened as safely as a client read, for reading a part at
+ * a time (the tools page large files): a regular file, no size limit; the
+ * caller closes `fd`.
+ */
+export function openPublished(folder: PublishedFolder, rel: string, uri: string): { fd: number; stat: Stats } {
+  const fd = openChecked(folder, rel, uri);
+  try {
+    return { fd, stat: statForRead(fd, uri, Number.POSITIVE_INFINITY) };
+  } catch (err) {
+    closeSync(fd);
+    throw err instanceof ShelfError ? err : fsError(err, uri);
   }
 }
 

@@ -131,7 +131,6 @@ export class ConnectionHub {
     socket.once('close', () => this.socketCount--);
     let handle: { close(): Promise<void> } | null = null;
     const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
-    const tools = this.options.server?.tools ?? true; // what this connection's server offers, fixed at connect
     // URIs this connection's listens named: only those files' updates are handed to the SDK's router.
     const listened = new Set<string>();
     const observer = this.observe(connection, (message) => {
@@ -144,7 +143,7 @@ export class ConnectionHub {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
       screen: (request) => screenRequest(request, { envelope: true }),
-      intercept: readFastPath(this.reads, () => requesterOf(connection), () => connection.era, () => tools),
+      intercept: readFastPath(this.reads, () => requesterOf(connection), () => connection.era),
     });
     handle = serveStdio(
       ({ era }) => {

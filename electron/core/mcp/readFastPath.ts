@@ -5,7 +5,6 @@ import { DECODED_FROM_META_KEY } from '../library/safeRead.js';
 import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
 import { SERVER_INFO } from './shelfServer.js';
-import { readToolResult, readToolUri, toolError } from './shelfTools.js';
 
 /** The error response the SDK would build from a thrown error (same code, message and data). */
 function errorReply(err: unknown): InterceptedReply {
@@ -61,31 +60,13 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
 }
 
 /**
- * The read_resource tool, answered like resources/read: the same file, the
- * tool's result shape, failures as `isError` results. A large file is
- * streamed, so a client asking for many large files at once has one of
- * them in memory at a time, not all.
- */
-async function readTool(reads: ClientReads, who: Requester, uri: string, era: Era): Promise<InterceptedReply> {
-  const { fields } = eraParts(era);
-  try {
-    const opened = await reads.openRead(uri, who, 'tool');
-    if ('whole' in opened) return { result: { ...readToolResult(opened.whole.contents), ...fields } };
-    const file = opened.stream;
-    if (file.kind === 'text') return streamed(file, era, '{"content":[{"type":"text","text":"', '"}]', (preview) => ({ content: [{ type: 'text', text: preview }] }));
-    const head = `{"content":[{"type":"resource","resource":{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},"blob":"`;
-    return streamed(file, era, head, '"}}]', (preview) => ({ content: [{ type: 'resource', resource: { uri: file.uri, mimeType: file.mimeType, blob: preview } }] }));
-  } catch (err) {
-    return { result: { ...toolError(err), ...fields } };
-  }
-}
-
-/**
- * `resources/read` (and the read_resource tool) on a socket, answered
- * without the SDK's Server: the same result shape (per era) and errors as
- * the registered handlers (params were screened by the transport first, as
- * for every request), but a large file is streamed in pieces, and a small read skips the SDK's
- * per-request promise chain and schema passes — the hot path of every client.
+ * `resources/read` on a socket, answered without the SDK's Server: the same
+ * result shape (per era) and errors as the registered handler (params were
+ * screened by the transport first, as for every request), but a large file
+ * is streamed in pieces, and a small read skips the SDK's per-request
+ * promise chain and schema passes — the hot path of every client. (The
+ * read_resource tool goes through the SDK: what it returns is a page within
+ * a budget, built whole.)
  *
  * It takes a read whose claim matches the era the SDK pinned for the
  * connection (`eraOf`), or any well-claimed read before the SDK pinned one
@@ -93,16 +74,12 @@ async function readTool(reads: ClientReads, who: Requester, uri: string, era: Er
  * unknown revision, a 2025 request on a modern connection — goes to the
  * SDK, which owns those answers.
  */
-export function readFastPath(reads: ClientReads, who: () => Requester, eraOf: () => Era | null, tools: () => boolean): Interceptor {
+export function readFastPath(reads: ClientReads, who: () => Requester, eraOf: () => Era | null): Interceptor {
   return (message) => {
-    const toolUri =
-      message.method === 'tools/call' && tools() && (message.params as { name?: unknown } | undefined)?.name === 'read_resource'
-        ? readToolUri((message.params as { arguments?: unknown }).arguments)
-        : null;
-    if (message.method !== 'resources/read' && toolUri === null) return null;
+    if (message.method !== 'resources/read') return null;
     const claim = claimOf(message);
     const era = eraOf();
     if (claim === 'other' || (era !== null && claim !== era)) return null;
-    return toolUri === null ? readResource(reads, who(), (message.params as { uri: string }).uri, claim) : readTool(reads, who(), toolUri, claim);
+    return readResource(reads, who(), (message.params as { uri: string }).uri, claim);
   };
 }

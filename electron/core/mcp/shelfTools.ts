@@ -1,29 +1,44 @@
 import path from 'node:path';
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import picomatch from 'picomatch';
 import * as z from 'zod';
 
+import type { AccessEntry } from '../../../shared/shelfApi.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import type { DeliveryProfile } from '../delivery/clientProfiles.js';
 import type { Library, ListedResource } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
+import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
+import { DEFAULT_MATCHES, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
 
 /**
- * Three read-only tools that mirror the resources, for clients that only
- * use tools. Same index, same reads, same safety rules and error codes.
+ * The read-only tools, for clients whose model reaches files only through
+ * tools (most of them: ../shared/CLIENTS.md). Same files, same safety rules
+ * and error codes as the resources; what they return is sized for a model
+ * (delivery/modelRead.ts).
  */
 
 const MAX_SEARCH_RESULTS = 100;
 
+const folderArg = z.string().min(1).max(4096).optional().describe('Only this published folder (its path, or its name)');
+
 const ListArgs = z
   .object({
-    folder: z.string().min(1).optional().describe('Only this published folder (its path, or its name)'),
-    glob: z.string().min(1).max(500).optional().describe('Only paths matching this glob, relative to the folder (e.g. "**/*.md")'),
-    cursor: z.string().optional().describe('nextCursor from the previous page'),
+    folder: folderArg,
+    glob: z.string().min(1).max(MAX_GLOB_CHARS).optional().describe('Only paths matching this glob, relative to the folder (e.g. "**/*.md"; without a "/" it matches file names)'),
+    cursor: z.string().max(4096).optional().describe('nextCursor from the previous page'),
   })
   .strict();
 
-const ReadArgs = z.object({ uri: z.string().min(1).describe('The resource URI, as list_resources gives it') }).strict();
+const ReadArgs = z
+  .object({
+    uri: z.string().min(1).describe('The file\'s URI, as list_resources, search_resources or grep_resources give it'),
+    offset: z.number().int().min(-1e9).max(1e9).optional().describe('Line to start at: 1 is the first line; a negative number counts from the end (-20: the last 20 lines)'),
+    limit: z.number().int().min(1).max(1e9).optional().describe('Lines to read at most (default: as many as fit the budget)'),
+    column: z.number().int().min(1).max(1e12).optional().describe('Character of the first line to start at, for a line longer than the budget (the note after a cut line gives it)'),
+    pages: z.string().min(1).max(40).optional().describe('For a PDF, which pages: "3" or "2-5" (slides of a presentation, sheets of a workbook likewise)'),
+  })
+  .strict();
 
 const SearchArgs = z
   .object({
@@ -32,10 +47,22 @@ const SearchArgs = z
       .min(1)
       .max(1000)
       .describe('Words to find (all must appear); "quoted phrases" match exactly; word* matches words starting with it. Case does not matter.'),
-    folder: z.string().min(1).optional().describe('Only this published folder (its path, or its name)'),
-    glob: z.string().min(1).max(500).optional().describe('Only files whose path matches this glob'),
+    folder: folderArg,
+    glob: z.string().min(1).max(MAX_GLOB_CHARS).optional().describe('Only files whose path matches this glob'),
     maxResults: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe(`At most this many files (default 20, max ${MAX_SEARCH_RESULTS})`),
     cursor: z.string().max(100).optional().describe('nextCursor from the previous page of results'),
+  })
+  .strict();
+
+const GrepArgs = z
+  .object({
+    pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('A regular expression (RE2 syntax, as in ripgrep and Go: no look-around or backreferences), matched line by line'),
+    ignoreCase: z.boolean().optional().describe('Match letters in any case'),
+    context: z.number().int().min(0).max(MAX_CONTEXT).optional().describe(`Lines to show before and after each match (0–${MAX_CONTEXT}, default 0)`),
+    folder: folderArg,
+    glob: z.string().min(1).max(MAX_GLOB_CHARS).optional().describe('Only files whose path matches this glob (e.g. "**/*.log"; without a "/" it matches file names)'),
+    maxResults: z.number().int().min(1).max(MAX_MATCHES).optional().describe(`At most this many matching lines (default ${DEFAULT_MATCHES}, max ${MAX_MATCHES})`),
+    cursor: z.string().max(8192).optional().describe('nextCursor from the previous call (with the same pattern, ignoreCase and glob)'),
   })
   .strict();
 
@@ -49,14 +76,18 @@ export const SHELF_TOOLS: Tool[] = [
   {
     name: 'list_resources',
     title: 'List published files',
-    description: 'Lists the files MCP Shelf publishes (the same as resources/list), optionally one folder and a glob, a page at a time.',
+    description: 'Lists the files MCP Shelf publishes (the same as resources/list), optionally one folder and a glob, a page at a time: each file\'s URI, type and size.',
     inputSchema: schema(ListArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'read_resource',
     title: 'Read a published file',
-    description: 'Reads one published file by URI: text as text, anything else as an embedded resource with a base64 blob.',
+    description: [
+      'Reads one published file by URI, as you can use it.',
+      'Text comes as its lines, at most about 100,000 characters a call: a longer file is cut at a line and a note after it says which lines you got, how many there are, and the offset to read on from. offset is the line to start at (a negative one counts from the end: -20 gives the last 20 lines); limit, how many lines.',
+      'A PDF, Word, Excel or PowerPoint file comes as its extracted text (pages: "3" or "2-5" for PDF pages or slides). An image comes as an image you can see, scaled to fit. Other binary files are described in a line, not dumped.',
+    ].join(' '),
     inputSchema: schema(ReadArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -66,6 +97,14 @@ export const SHELF_TOOLS: Tool[] = [
     description:
       'Full-text search over the published text files and the text of documents (PDF, Word, Excel, PowerPoint), best matches first: each result has the URI to read, a score, the line and a snippet with the matched words in **bold**.',
     inputSchema: schema(SearchArgs),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'grep_resources',
+    title: 'Find lines by pattern',
+    description:
+      'Finds the lines that match a regular expression in the published text files and documents\' text, with line numbers and optional context lines, grouped by file (like ripgrep). Then read_resource with an offset near a line reads around it.',
+    inputSchema: schema(GrepArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 ];
@@ -88,23 +127,9 @@ export function toolError(err: unknown): CallToolResult {
 }
 
 const TOOL_NAMES = new Set(SHELF_TOOLS.map((t) => t.name));
-
-/** The read_resource tool's result for a file's contents: text as text, anything else as an embedded resource. */
-export function readToolResult(contents: { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }): CallToolResult {
-  if ('text' in contents) return { content: [{ type: 'text', text: contents.text }] };
-  return { content: [{ type: 'resource', resource: contents }] };
-}
-
-/** The URI read_resource was called with, or null when its arguments are not right (the SDK path then answers). */
-export function readToolUri(args: unknown): string | null {
-  const r = ReadArgs.safeParse(args ?? {});
-  return r.success ? r.data.uri : null;
-}
-
+/** A client's glob as a matcher (linear time: see globMatcher.ts). */
 function matcher(glob: string | undefined): (rel: string) => boolean {
-  if (!glob) return () => true;
-  const isMatch = picomatch(glob, { dot: true, basename: !glob.includes('/') });
-  return (rel) => isMatch(rel);
+  return glob ? globMatcher(glob) : () => true;
 }
 
 function folderFilter(library: Library, folder: string | undefined): (root: string) => boolean {
@@ -127,18 +152,28 @@ function matchingPage(library: Library, folder: string | undefined, glob: string
 /**
  * Runs one tool. An unknown tool is a protocol error (-32602); anything that
  * goes wrong inside a known tool, bad arguments included, is an `isError`
- * result the model can read and act on.
+ * result the model can read and act on. `via` files a read in the history
+ * (the in-chat app reads through the same tools).
  */
-export async function callShelfTool(reads: ClientReads, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+export async function callShelfTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via'] = 'tool'): Promise<CallToolResult> {
   if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
-    return await runTool(reads, who, name, args);
+    return await runTool(reads, who, name, args, via);
   } catch (err) {
     return toolError(err);
   }
 }
 
-async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+/** A `resource_link` for each file named, when the client takes them (clients before 2025-06-18 would reject the result). */
+function links(profile: DeliveryProfile, files: Array<{ uri: string; path: string; mimeType?: string }>): CallToolResult['content'] {
+  if (!profile.links) return [];
+  const seen = new Set<string>();
+  return files
+    .filter((f) => !seen.has(f.uri) && seen.add(f.uri))
+    .map((f) => ({ type: 'resource_link' as const, uri: f.uri, name: f.path, title: path.posix.basename(f.path), ...(f.mimeType ? { mimeType: f.mimeType } : {}) }));
+}
+
+async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
   const library = reads.library;
   switch (name) {
     case 'list_resources': {
@@ -153,10 +188,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     }
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
-      {
-        const { contents } = await reads.read(a.uri, who, 'tool');
-        return readToolResult(contents);
-      }
+      return reads.readForModel(a, who, via);
     }
     case 'search_resources': {
       const a = parse(SearchArgs, args, name);
@@ -183,7 +215,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
           ? `No file matches "${a.query}".${notes.length ? `\n${notes.join('\n')}` : ''}`
           : `${page.hits.length} result(s) for "${a.query}", best first (URI to read, score; line: snippet):\n${lines.join('\n')}${notes.length ? `\n${notes.join('\n')}` : ''}`;
       return {
-        content: [{ type: 'text', text }],
+        content: [{ type: 'text', text }, ...links(reads.profile(who), page.hits.map((h) => ({ uri: h.fileUri, path: h.path })))],
         structuredContent: {
           results: page.hits,
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
@@ -193,7 +225,63 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
         },
       };
     }
+    case 'grep_resources': {
+      const a = parse(GrepArgs, args, name);
+      const grep = reads.grep;
+      if (!grep) throw ShelfError.invalidParams('grep is not available on this shelf');
+      const profile = reads.profile(who);
+      const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
+      const page = await grep.search({
+        pattern: a.pattern,
+        ignoreCase: a.ignoreCase ?? false,
+        context: a.context ?? 0,
+        ...(inFolder ? { folder: inFolder } : {}),
+        ...(a.glob ? { glob: a.glob } : {}),
+        maxMatches: a.maxResults ?? DEFAULT_MATCHES,
+        budget: profile.textBudget,
+        ...(a.cursor ? { cursor: a.cursor } : {}),
+        skipFolder: (root) => reads.asks(root),
+      });
+      return {
+        content: [{ type: 'text', text: grepText(a.pattern, a.ignoreCase ?? false, page) }, ...links(profile, page.files)],
+        structuredContent: {
+          files: page.files,
+          matches: page.matches,
+          scannedFiles: page.scannedFiles,
+          scannedBytes: page.scannedBytes,
+          ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+          ...(page.notSearched.length > 0 ? { notSearched: page.notSearched } : {}),
+        },
+      };
+    }
     default:
       throw ShelfError.invalidParams(`Unknown tool: ${name}`);
   }
+}
+
+/** grep's result as a model reads it: per file its URI, then `line: text` for matches and `line- text` for context (as ripgrep prints). */
+function grepText(pattern: string, ignoreCase: boolean, page: GrepPage): string {
+  const out: string[] = [];
+  const what = `/${pattern}/${ignoreCase ? 'i' : ''}`;
+  const searched = `${page.scannedFiles.toLocaleString('en')} file(s) searched`;
+  out.push(page.matches === 0 ? `No line matches ${what} (${searched}).` : `${page.matches} matching line(s) in ${page.files.length} file(s) for ${what} (${searched}):`);
+  for (const f of page.files) {
+    out.push('', `${f.uri}${f.document ? ' (document text; read_resource gives it)' : ''}`);
+    let last = 0;
+    for (const m of f.matches) {
+      const before = m.before ?? [];
+      const first = m.line - before.length;
+      if (last > 0 && first > last + 1) out.push('  --');
+      before.forEach((l, i) => {
+        if (first + i > last) out.push(`  ${first + i}- ${l}`);
+      });
+      out.push(`  ${m.line}: ${m.text}`);
+      (m.after ?? []).forEach((l, i) => out.push(`  ${m.line + 1 + i}- ${l}`));
+      last = m.line + (m.after?.length ?? 0);
+    }
+  }
+  const why = { matches: 'it found as many lines as asked for', budget: 'its text reached the budget', bytes: 'it read as many bytes as a call may', time: 'it took as long as a call may' };
+  if (page.nextCursor) out.push('', `The search stopped because ${why[page.stoppedBy ?? 'matches']}: call grep_resources again with cursor "${page.nextCursor}" (and the same pattern, ignoreCase and glob) for more.`);
+  if (page.notSearched.length > 0) out.push(`Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}`);
+  return out.join('\n');
 }

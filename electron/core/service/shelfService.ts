@@ -33,10 +33,14 @@ import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
+import { ImageForModel } from '../delivery/imageForModel.js';
+import { LineIndexCache } from '../delivery/lineIndex.js';
+import { ModelReader } from '../delivery/modelRead.js';
 import { DocumentText } from '../documents/documentText.js';
 import { TextDiskCache } from '../documents/textDiskCache.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
+import { Grep } from '../search/grep.js';
 import { SearchIndex } from '../search/searchIndex.js';
 import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
@@ -74,6 +78,15 @@ export interface ServiceOptions {
    * bundle). Without it, documents are served as files only.
    */
   extractWorker?: URL | string;
+  /** The built image worker (image-worker.js): without it, the read tool describes images instead of showing them. */
+  imageWorker?: URL | string;
+  /** The built grep worker (grep-worker.js): without it, there is no grep_resources. */
+  grepWorker?: URL | string;
+}
+
+/** The workers a host's build puts beside its bundle (dist/electron for the CLI, out/main for Electron). */
+export function builtWorkers(dir: string): Pick<ServiceOptions, 'extractWorker' | 'imageWorker' | 'grepWorker'> {
+  return { extractWorker: path.join(dir, 'extract-worker.js'), imageWorker: path.join(dir, 'image-worker.js'), grepWorker: path.join(dir, 'grep-worker.js') };
 }
 
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
@@ -106,6 +119,8 @@ export class ShelfService implements ShelfMethods {
   readonly history: HistoryStore;
   private readonly documents: DocumentText | null;
   readonly search: SearchIndex | null;
+  private readonly images: ImageForModel | null;
+  private readonly grep: Grep | null;
   private readonly gate: AskGate;
   private readonly folders: FolderRegistry;
   private readonly endpoints: Endpoints;
@@ -154,8 +169,13 @@ export class ShelfService implements ShelfMethods {
     // Built in the background from the folders' first index on; serving never waits for it.
     this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library, () => this.clientsBusy()) : null;
     if (this.search) this.search.progress = () => this.statusSoon();
+    this.images = options.imageWorker ? new ImageForModel(options.imageWorker) : null;
+    this.grep = options.grepWorker ? new Grep(this.library, options.grepWorker) : null;
     const reads = new ClientReads(this.library, {
       search: this.search,
+      grep: this.grep,
+      model: new ModelReader({ library: this.library, lines: new LineIndexCache(), images: this.images }),
+      delivery: () => this.settings.delivery,
       history,
       gate: this.gate,
       asks: (root) => this.folders.asks(root),
@@ -507,6 +527,8 @@ export class ShelfService implements ShelfMethods {
     this.search?.close();
     await this.library.close();
     await this.documents?.close();
+    await this.images?.close();
+    await this.grep?.close();
     await this.history.close();
     this.traffic.close();
     this.listeners.clear();

@@ -49,6 +49,26 @@ export const SettingsSchema = z.object({
     })
     .prefault({}),
   askTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
+  /** What the tools give a model: text within a budget, images within a size. */
+  delivery: z
+    .object({
+      textBudget: z.number().int().min(1000).max(10_000_000).default(100_000),
+      imageMaxSide: z.number().int().min(64).max(8000).default(1568),
+      imageMaxBytes: z.number().int().min(16 * 1024).max(20 * 1024 * 1024).default(1536 * 1024),
+      clients: z
+        .record(
+          z.string().min(1).max(200),
+          z
+            .object({
+              textBudget: z.number().int().min(1000).max(10_000_000).optional(),
+              images: z.boolean().optional(),
+              links: z.boolean().optional(),
+              embedOriginals: z.boolean().optional(),
+            }),
+        )
+        .default({}),
+    })
+    .prefault({}),
 });
 
 export function defaultSettings(): Settings {

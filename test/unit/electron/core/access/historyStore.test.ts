@@ -196,7 +196,7 @@ describe('HistoryStore', () => {
     const csv = await s.export({}, 'csv');
     expect(csv.count).toBe(2);
     const lines = csv.text.trim().split('\n');
-    expect(lines[0]).toBe('time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorMessage');
+    expect(lines[0]).toBe('time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorMessage,detail');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"file:///f/b,c.txt"');
     const jsonl = await s.export({ uri: 'file:///f/b,c.txt' }, 'jsonl');

@@ -1,0 +1,127 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * One worker thread doing one job at a time for the main thread, so what a
+ * file makes us do (decode an image, run a regular expression over
+ * megabytes) never holds the thread that answers clients. A job that takes
+ * too long stops the worker (a new one starts for the next job); a full
+ * queue refuses rather than grows.
+ */
+
+export interface WorkerJobsOptions {
+  /** The built worker file (beside the host's bundle). */
+  workerFile: URL | string;
+  /** One job may take this long. */
+  timeoutMs: number;
+  /** Jobs waiting at most; past this `run` rejects with JobRefused('busy'). */
+  maxQueued: number;
+  /** The worker's V8 heap. */
+  memoryMb?: number;
+}
+
+export class JobRefused extends Error {
+  constructor(readonly reason: 'busy' | 'timeout' | 'crashed' | 'closed') {
+    super(
+      reason === 'busy'
+        ? 'too many requests are waiting for this work; try again shortly'
+        : reason === 'timeout'
+          ? 'it took too long'
+          : reason === 'crashed'
+            ? 'the worker stopped (out of memory?)'
+            : 'the server is stopping',
+    );
+  }
+}
+
+interface Job<Req, Reply> {
+  request: Omit<Req, 'id'>;
+  transfer: ArrayBuffer[];
+  resolve: (reply: Reply) => void;
+  reject: (err: unknown) => void;
+}
+
+export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }> {
+  private worker: Worker | null = null;
+  private readonly queue: Array<Job<Req, Reply>> = [];
+  private running = false;
+  private nextId = 1;
+  private closed = false;
+  /** Jobs run, for tests and the bench. */
+  runs = 0;
+
+  constructor(private readonly options: WorkerJobsOptions) {}
+
+  /** Runs one job; `transfer` moves buffers to the worker instead of copying them. */
+  run(request: Omit<Req, 'id'>, transfer: ArrayBuffer[] = []): Promise<Reply> {
+    if (this.closed) return Promise.reject(new JobRefused('closed'));
+    if (this.queue.length >= this.options.maxQueued) return Promise.reject(new JobRefused('busy'));
+    return new Promise<Reply>((resolve, reject) => {
+      this.queue.push({ request, transfer, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.running || this.closed) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    this.running = true;
+    void this.execute(job)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.running = false;
+        this.pump();
+      });
+  }
+
+  private execute(job: Job<Req, Reply>): Promise<Reply> {
+    const worker = this.spawn();
+    const id = this.nextId++;
+    this.runs++;
+    return new Promise<Reply>((resolve, reject) => {
+      const done = (err: JobRefused | null, reply?: Reply) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        if (err) reject(err);
+        else resolve(reply as Reply);
+      };
+      const onMessage = (reply: Reply) => {
+        if (reply.id === id) done(null, reply);
+      };
+      const onExit = () => {
+        this.worker = null;
+        done(new JobRefused('crashed'));
+      };
+      const timer = setTimeout(() => {
+        worker.off('exit', onExit);
+        this.worker = null;
+        void worker.terminate();
+        done(new JobRefused('timeout'));
+      }, this.options.timeoutMs);
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+      worker.postMessage({ ...job.request, id }, job.transfer);
+    });
+  }
+
+  private spawn(): Worker {
+    if (this.worker) return this.worker;
+    const mb = this.options.memoryMb ?? 256;
+    const worker = new Worker(this.options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
+    worker.on('error', () => undefined); // surfaces as 'exit'
+    // stdout belongs to MCP on the bridge's side of things: a worker's output is drained, never passed on.
+    worker.stdout.resume();
+    worker.stderr.resume();
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new JobRefused('closed'));
+    await this.worker?.terminate();
+    this.worker = null;
+  }
+}

@@ -1,0 +1,311 @@
+import { closeSync } from 'node:fs';
+import path from 'node:path';
+
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
+import { fileUriOfText } from '../../../shared/documentUris.js';
+import { type DocumentKind, documentKind, PART_NAMES } from '../documents/documentKinds.js';
+import { readAsync, scanKind } from '../library/fileStream.js';
+import type { Library } from '../library/library.js';
+import { binaryByName, mediaType, typeFromName } from '../library/mediaType.js';
+import { STREAM_FROM } from '../library/safeRead.js';
+import { ShelfError } from '../library/shelfError.js';
+import { type DeliveryProfile, MAX_EMBEDDED_BYTES } from './clientProfiles.js';
+import type { ImageForModel } from './imageForModel.js';
+import { type LineIndexCache } from './lineIndex.js';
+import { textEncoding } from './textEncoding.js';
+import { FileLines, type Page, StringLines } from './textPages.js';
+
+/**
+ * The read_resource tool: a file as a model can use it, whatever its kind.
+ * Text comes a page of lines at a time within the client's character
+ * budget (the pages put together are the file exactly); a document (PDF,
+ * Office) as its extracted text, paged the same way and by page; an image
+ * as an `image` block within a model's size limits; any other binary as a
+ * few lines saying what it is and how to get its bytes. `resources/read`
+ * stays byte-exact for clients that read resources themselves.
+ */
+
+export interface ReadToolArgs {
+  uri: string;
+  offset?: number;
+  limit?: number;
+  column?: number;
+  pages?: string;
+}
+
+export interface ModelRead {
+  result: CallToolResult;
+  /** Bytes of the file (for the history). */
+  size: number;
+  /** What was given, for the history and the traffic log ("lines 1–2,000 of 120,000"). */
+  detail: string;
+}
+
+/** Where a read stopped, for clients that page by program (the in-chat app): `_meta` of the result, never shown to the model. */
+export const READ_META_KEY = 'dev.mcpshelf/read';
+
+/** Image files decoded at most this large (a larger one is described). */
+const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
+/** Document texts kept split into lines (and parts) for paging. */
+const DOCUMENT_LINES_KEPT = 8;
+
+const n = (x: number) => x.toLocaleString('en');
+
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = bytes / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]} (${n(bytes)} bytes)`;
+}
+
+/** Images a model is sent as pixels (SVG is text, and read as text). */
+const isImageType = (mime: string) => mime.startsWith('image/') && mime !== 'image/svg+xml';
+
+export interface ModelReaderOptions {
+  library: Library;
+  lines: LineIndexCache;
+  images: ImageForModel | null;
+}
+
+export class ModelReader {
+  /** Document texts split into lines, by document version and page range (least recently used first). */
+  private readonly documentLines = new Map<string, { lines: StringLines; parts: { from: number; to: number; total: number } | null }>();
+
+  constructor(private readonly options: ModelReaderOptions) {}
+
+  async read(args: ReadToolArgs, profile: DeliveryProfile): Promise<ModelRead> {
+    const library = this.options.library;
+    const fileUri = fileUriOfText(args.uri);
+    if (fileUri !== null) return this.readDocument(args, fileUri, profile);
+    const found = await library.locate(args.uri);
+    if (!found) throw ShelfError.notFound(args.uri);
+    const rel = found.entry.rel;
+    if (library.documentsOn && documentKind(rel)) return this.readDocument(args, args.uri, profile);
+    if (args.pages !== undefined) throw ShelfError.invalidParams('pages is for documents (PDF, Word, Excel, PowerPoint): use offset and limit for lines');
+    const byName = typeFromName(rel);
+    if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile);
+    const opened = await library.openFile(args.uri);
+    let handedOver = false;
+    try {
+      const { fd, stat } = opened;
+      if (stat.size <= STREAM_FROM) {
+        closeSync(fd);
+        handedOver = true;
+        // Whatever --max-read-bytes says: that bounds one resources/read message, and a page is bounded by the budget.
+        const whole = await library.read(args.uri, { limit: STREAM_FROM });
+        if ('text' in whole.contents) return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
+        const mimeType = whole.contents.mimeType;
+        if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile);
+        return this.describeBinary(args.uri, rel, mimeType, whole.size, profile);
+      }
+      const scan = binaryByName(rel) ? null : await scanKind(fd, args.uri, Number.POSITIVE_INFINITY, stat, rel);
+      if (scan && scan.kind === 'text') {
+        const encoding = textEncoding(scan.legacy ?? scan.encoding);
+        const bom = scan.legacy ? 0 : scan.encoding === 'utf-8' ? (scan.head[0] === 0xef && scan.head[1] === 0xbb && scan.head[2] === 0xbf ? 3 : 0) : 2;
+        const index = await this.options.lines.get(fd, scan.stat, encoding, bom);
+        const page = await new FileLines(fd, index, scan.stat.size).page(this.pageRequest(args, profile));
+        return this.textResult(args, rel, page, scan.stat.size, byName ?? 'text/plain');
+      }
+      const head = Buffer.alloc(4100);
+      const { bytesRead } = await readAsync(fd, head, 0, head.length, 0);
+      const mimeType = byName ?? (await mediaType(rel, head.subarray(0, bytesRead), 'blob'));
+      if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile);
+      return this.describeBinary(args.uri, rel, mimeType, stat.size, profile);
+    } finally {
+      if (!handedOver) closeSync(opened.fd);
+    }
+  }
+
+  private pageRequest(args: ReadToolArgs, profile: DeliveryProfile) {
+    return {
+      budget: profile.textBudget,
+      ...(args.offset !== undefined ? { offset: args.offset } : {}),
+      ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      ...(args.column !== undefined ? { column: args.column } : {}),
+    };
+  }
+
+  /** A page of text, and a note after it when it is not the whole text: which lines, of how many, and how to go on. */
+  private textResult(args: ReadToolArgs, rel: string, page: Page, size: number, mimeType: string, about?: { prefix: string; parts?: string }): ModelRead {
+    const whole = page.firstLine === 1 && page.startColumn === 1 && page.next === null && (page.lastLine === page.totalLines || page.totalLines === 0);
+    const note = whole && !about ? null : pageNote(args, page, about?.prefix, this.budgetCut(page, args));
+    const lines = page.totalLines === 0 ? 'empty' : describeLines(page);
+    const detail = about ? [about.parts, whole ? `all ${n(page.totalLines)} line(s)` : lines, 'text'].filter(Boolean).join(', ') : whole ? `all ${n(page.totalLines)} line(s)` : lines;
+    const content: CallToolResult['content'] = [{ type: 'text', text: page.text }];
+    if (note) content.push({ type: 'text', text: note });
+    return {
+      result: {
+        content,
+        _meta: { [READ_META_KEY]: { uri: args.uri, path: rel, mimeType, firstLine: page.firstLine, lastLine: page.lastLine, totalLines: page.totalLines, startColumn: page.startColumn, next: page.next } },
+      },
+      size,
+      detail,
+    };
+  }
+
+  private budgetCut(page: Page, args: ReadToolArgs): boolean {
+    return page.next !== null && (args.limit === undefined || page.lastLine - page.firstLine + 1 < args.limit || page.cutLine);
+  }
+
+  private async readDocument(args: ReadToolArgs, fileUri: string, profile: DeliveryProfile): Promise<ModelRead> {
+    const library = this.options.library;
+    const doc = await library.documentText(fileUri, args.uri);
+    const found = library.resolve(fileUri);
+    const rel = found?.entry.rel ?? path.posix.basename(fileUri);
+    const size = found?.entry.size ?? 0;
+    const range = args.pages === undefined ? null : parsePages(args.pages);
+    const key = `${doc.key}\u0000${args.pages ?? ''}`;
+    let kept = this.documentLines.get(key);
+    if (kept) this.documentLines.delete(key);
+    else {
+      const parts = range ? selectParts(doc.text, doc.kind, doc.parts, range) : null;
+      kept = { lines: new StringLines(parts ? parts.text : doc.text), parts: parts ? { from: parts.from, to: parts.to, total: doc.parts } : null };
+    }
+    this.documentLines.set(key, kept);
+    for (const k of this.documentLines.keys()) {
+      if (this.documentLines.size <= DOCUMENT_LINES_KEPT) break;
+      this.documentLines.delete(k);
+    }
+    const page = kept.lines.page(this.pageRequest(args, profile));
+    const partName = PART_NAMES[doc.kind].toLowerCase();
+    const what = `${kindLabel(doc.kind)}, ${n(doc.parts)} ${partName}(s), ${sizeText(size)}`;
+    const partsText = kept.parts ? `${partName}s ${kept.parts.from}${kept.parts.to > kept.parts.from ? `–${kept.parts.to}` : ''} of ${kept.parts.total}` : undefined;
+    const prefix = `Text extracted from ${path.posix.basename(rel)} (${what})${partsText ? `, ${partsText}` : ''}.`;
+    const read = this.textResult(args, rel, page, size, 'text/plain', { prefix, ...(partsText ? { parts: partsText } : {}) });
+    this.addOriginal(read.result, fileUri, rel, typeFromName(rel) ?? 'application/octet-stream', size, profile);
+    return read;
+  }
+
+  private async readImage(uri: string, rel: string, mimeType: string, profile: DeliveryProfile): Promise<ModelRead> {
+    const images = this.options.images;
+    const opened = await this.options.library.openFile(uri);
+    const size = opened.stat.size;
+    let bytes: Buffer;
+    try {
+      if (!images || !profile.images || size > MAX_IMAGE_FILE_BYTES) {
+        const why = !profile.images ? 'this client is set to get images described, not shown' : !images ? 'images cannot be converted on this shelf' : `it is over the ${sizeText(MAX_IMAGE_FILE_BYTES)} an image may be to be shown`;
+        return this.describeBinary(uri, rel, mimeType, size, profile, why);
+      }
+      bytes = Buffer.allocUnsafe(size);
+      let got = 0;
+      while (got < size) {
+        const { bytesRead } = await readAsync(opened.fd, bytes, got, size - got, got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      bytes = bytes.subarray(0, got);
+    } finally {
+      closeSync(opened.fd);
+    }
+    const out = await images.convert(bytes, { maxSide: profile.imageMaxSide, maxBytes: profile.imageMaxBytes });
+    const name = path.posix.basename(rel);
+    if ('reason' in out) {
+      const dims = out.original ? `, ${out.original.width}×${out.original.height} px` : '';
+      return this.describeBinary(uri, rel, mimeType, size, profile, `it cannot be shown: ${out.message}${dims ? ` (${dims.slice(2)})` : ''}`);
+    }
+    const original = `${out.original.format.toUpperCase()}, ${out.original.width}×${out.original.height} px, ${sizeText(size)}`;
+    const shown = out.converted ? `shown at ${out.width}×${out.height} as ${out.mimeType.slice(6).toUpperCase()} (${sizeText(out.data.length)})` : 'shown as it is';
+    const result: CallToolResult = {
+      content: [
+        { type: 'image', data: Buffer.from(out.data.buffer, out.data.byteOffset, out.data.byteLength).toString('base64'), mimeType: out.mimeType },
+        { type: 'text', text: `${name}: ${original}; ${shown}.` },
+      ],
+      _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, image: { width: out.width, height: out.height, mimeType: out.mimeType, original: out.original, converted: out.converted } } },
+    };
+    this.addOriginal(result, uri, rel, mimeType, size, profile);
+    const detail = out.converted ? `image ${out.width}×${out.height} ${out.mimeType.slice(6).toUpperCase()} (from ${out.original.width}×${out.original.height} ${out.original.format.toUpperCase()})` : `image ${out.width}×${out.height} as it is`;
+    return { result, size, detail };
+  }
+
+  private async describeBinary(uri: string, rel: string, mimeType: string, size: number, profile: DeliveryProfile, why?: string): Promise<ModelRead> {
+    const name = path.posix.basename(rel);
+    const lines = [
+      `${name}: ${mimeType}, ${sizeText(size)}. ${why ? `Not shown: ${why}.` : 'It is binary, so its bytes are not shown here.'}`,
+      `Its bytes are the resource ${uri} (resources/read gives them exactly, as base64), for a client that reads or attaches resources.`,
+    ];
+    const result: CallToolResult = { content: [{ type: 'text', text: lines.join('\n') }], _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, described: true } } };
+    this.addOriginal(result, uri, rel, mimeType, size, profile);
+    if (profile.embedOriginals && size <= MAX_EMBEDDED_BYTES) {
+      const whole = await this.options.library.read(uri, { limit: MAX_EMBEDDED_BYTES }).catch(() => null);
+      if (whole && 'blob' in whole.contents) result.content.push({ type: 'resource', resource: whole.contents });
+    }
+    return { result, size, detail: why ? `described (${why})` : 'described (binary)' };
+  }
+
+  /** A `resource_link` to the file itself, for clients that can attach it. */
+  private addOriginal(result: CallToolResult, uri: string, rel: string, mimeType: string, size: number, profile: DeliveryProfile): void {
+    if (!profile.links) return;
+    result.content.push({ type: 'resource_link', uri, name: rel, title: path.posix.basename(rel), mimeType, ...(size ? { size } : {}) });
+  }
+}
+
+function kindLabel(kind: DocumentKind): string {
+  return { pdf: 'PDF', docx: 'Word document', xlsx: 'Excel workbook', pptx: 'PowerPoint presentation' }[kind];
+}
+
+function describeLines(page: Page): string {
+  if (page.cutLine) return `line ${n(page.firstLine)} of ${n(page.totalLines)}, characters ${n(page.startColumn)}–${n((page.next?.column ?? page.startColumn) - 1)}`;
+  const from = page.startColumn > 1 ? `line ${n(page.firstLine)} from character ${n(page.startColumn)}` : `line ${n(page.firstLine)}`;
+  return page.lastLine > page.firstLine ? `${from.replace('line', 'lines')}–${n(page.lastLine)} of ${n(page.totalLines)}` : `${from} of ${n(page.totalLines)}`;
+}
+
+/** The note after a page: what it holds of the text, and the call that reads on. */
+function pageNote(args: ReadToolArgs, page: Page, prefix: string | undefined, budgetCut: boolean): string {
+  const parts: string[] = [];
+  if (prefix) parts.push(prefix);
+  if (page.totalLines === 0) {
+    parts.push('The text is empty.');
+    return parts.join(' ');
+  }
+  parts.push(`Showing ${describeLines(page)}${page.next === null && page.lastLine === page.totalLines ? ' (the end)' : ''}.`);
+  if (page.next) {
+    if (page.cutLine) parts.push(`Line ${n(page.firstLine)} is longer than the budget of characters a read gives.`);
+    else if (budgetCut) parts.push('The read stopped at its budget of characters.');
+    const keep = [args.limit !== undefined ? `limit ${args.limit}` : '', args.pages !== undefined ? `pages "${args.pages}"` : ''].filter(Boolean).join(' and ');
+    const at = `offset ${page.next.offset}${page.next.column !== undefined ? ` and column ${page.next.column}` : ''}`;
+    parts.push(`To read on, call read_resource with ${at}${keep ? ` (and the same ${keep})` : ''}.`);
+  }
+  return parts.join(' ');
+}
+
+/** "3" or "2-5" or "4-" (to the last): the parts of a document to read. */
+export function parsePages(pages: string): { from: number; to: number | null } {
+  const m = /^\s*(\d{1,6})\s*(?:(-)\s*(\d{1,6})?\s*)?$/.exec(pages);
+  if (!m) throw ShelfError.invalidParams(`pages is a page number or a range, such as "3" or "2-5" (not "${pages.slice(0, 40)}")`);
+  const from = Number(m[1]);
+  const to = m[2] ? (m[3] ? Number(m[3]) : null) : from;
+  if (from < 1 || (to !== null && to < from)) throw ShelfError.invalidParams(`pages "${pages}" is not a range of pages (the first page is 1)`);
+  return { from, to };
+}
+
+/**
+ * The text of parts `range` of a document's extracted text: parts start at
+ * their marks (`--- Page 3 ---`, `--- Sheet: Totals ---`), found in order.
+ */
+function selectParts(text: string, kind: DocumentKind, total: number, range: { from: number; to: number | null }): { text: string; from: number; to: number } {
+  const name = PART_NAMES[kind];
+  if (range.from > total) throw ShelfError.invalidParams(`pages ${range.from} is past the end: the ${kindLabel(kind)} has ${total} ${name.toLowerCase()}(s)`);
+  const to = Math.min(range.to ?? total, total);
+  const starts: number[] = [];
+  const prefix = kind === 'xlsx' ? `--- ${name}: ` : `--- ${name} `;
+  for (let part = 1, at = 0; part <= to + 1; part++) {
+    // Each part after the first starts on a line of its own: "\n--- Page 3 ---\n" (sheets by name: "\n--- Sheet: Totals ---").
+    const mark = kind === 'xlsx' ? prefix : `${prefix}${part} ---\n`;
+    const found = part === 1 && text.startsWith(mark) ? -1 : text.indexOf(`\n${mark}`, at);
+    if (found < 0 && part > 1) break;
+    if (found < 0 && !text.startsWith(mark)) break;
+    const start = found + 1;
+    starts.push(start);
+    at = start + mark.length;
+  }
+  const begin = starts[range.from - 1];
+  if (begin === undefined) throw ShelfError.invalidParams(`pages ${range.from}: the ${kindLabel(kind)} has no such ${name.toLowerCase()}`);
+  const end = starts[to] ?? text.length;
+  return { text: text.slice(begin, end), from: range.from, to };
+}
