@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +76,15 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
       }
     });
     expect(big).toEqual([]);
+  });
+
+  it('unpacks the native modules (the watcher, sharp and its libvips) so they load from disk', async () => {
+    const natives = path.join(unpacked, 'resources', 'app.asar.unpacked', 'node_modules', '@img');
+    const found = (await readdir(natives, { recursive: true })).map(String);
+    expect(found.some((f) => f.endsWith('.node'))).toBe(true);
+    expect(found.some((f) => /libvips.*\.so/.test(f))).toBe(true);
+    expect(files).toContain('/out/main/image-worker.js');
+    expect(files).toContain('/out/main/grep-worker.js');
   });
 
   it('unpacks the bridge so a plain Node (or the app in Node mode) runs it', async () => {

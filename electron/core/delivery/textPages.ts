@@ -53,7 +53,7 @@ function checkRequest(req: PageRequest): void {
 }
 
 const pastLine = (column: number, line: number, length: number) =>
-  ShelfError.invalidParams(`column ${column} is past the end of line ${line.toLocaleString('en')} (it has ${length.toLocaleString('en')} character(s))`);
+  ShelfError.invalidParams(`column ${column} is past the end of line ${line.toLocaleString('en')} (it has ${length.toLocaleString('en')} character(s), its line break included)`);
 
 /**
  * Lines of an in-memory text (a small file read whole, a document's text),
@@ -92,8 +92,8 @@ export class StringLines {
     const text = this.text;
     let pos = total === 0 ? 0 : this.lineStart(first);
     if (column > 1) {
-      const end = lineEndIn(text, pos);
-      const length = end - pos - (text[end - 1] === '\n' ? 1 : 0);
+      // Columns run to the line's end, its line break included (a cut may fall just before it).
+      const length = lineEndIn(text, pos) - pos;
       if (column - 1 >= length) throw pastLine(column, first, length);
       pos += column - 1;
       if (isLowSurrogate(text.charCodeAt(pos))) pos--; // never inside a character
@@ -231,7 +231,7 @@ export class FileLines {
     while (col < column) {
       const { bytesRead } = await readAsync(this.fd, buf, 0, Math.min(buf.length, this.size - pos), pos);
       const lineEnd = bytesRead === 0 ? 0 : enc.lineEnd(buf, 0, bytesRead, pos);
-      const stop = lineEnd < 0 ? bytesRead : lineEnd - enc.unitBytes; // the line end itself is not a column
+      const stop = lineEnd < 0 ? bytesRead : lineEnd; // columns run to the line's end, its line break included
       const step = enc.advance(buf, 0, stop, column - col);
       pos += step.at;
       col += step.units;
