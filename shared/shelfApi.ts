@@ -58,6 +58,39 @@ export type ReadPreview =
   | { ok: true; result: { contents: ResourceContents[] }; size: number; kind: 'text' | 'blob' }
   | { ok: false; error: { code: number; message: string; data?: unknown } };
 
+/** One item of a tool result, as a model receives it (the read_resource tool). */
+export type ModelContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; mimeType?: string; size?: number }
+  | { type: 'resource'; resource: ResourceContents };
+
+/** Where a tool read stopped, as its result's `_meta["dev.mcpshelf/read"]` says. */
+export interface ModelReadPosition {
+  firstLine?: number;
+  lastLine?: number;
+  totalLines?: number;
+  startColumn?: number;
+  next?: { offset: number; column?: number } | null;
+  image?: { width: number; height: number; mimeType: string; original: { format: string; width: number; height: number }; converted: boolean };
+  described?: boolean;
+}
+
+/** What to read with the read_resource tool, and as which client. */
+export interface ModelReadRequest {
+  offset?: number;
+  limit?: number;
+  column?: number;
+  pages?: string;
+  /** A client's name (clientInfo), for its profile; absent: any other client. */
+  client?: string;
+}
+
+/** A read exactly as a model gets it through read_resource: the tool's result, or its error. */
+export type ModelPreview =
+  | { ok: true; content: ModelContent[]; position: ModelReadPosition; detail: string; profile: string }
+  | { ok: false; error: { code: number; message: string; data?: unknown } };
+
 export interface ServerStatus {
   version: string;
   socketPath: string;
@@ -328,6 +361,8 @@ export interface ShelfMethods {
   pickFolders(): Promise<string[] | null>;
   listResources(folder: string, cursor?: string): Promise<ResourcePage>;
   readResource(uri: string): Promise<ReadPreview>;
+  /** What a model gets for the file through the read_resource tool (the person looking: not recorded, never asks). */
+  readForModel(uri: string, request: ModelReadRequest): Promise<ModelPreview>;
   getStatus(): Promise<ServerStatus>;
   listClients(): Promise<ClientInfo[]>;
   getSettings(): Promise<Settings>;
@@ -400,6 +435,7 @@ export const SHELF_METHODS = [
   'answerAsk',
   'searchContent',
   'completeFolderPath',
+  'readForModel',
 ] as const satisfies readonly ShelfMethodName[];
 
 export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status', 'access', 'asks'] as const satisfies readonly ShelfEventName[];

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
 
-import type { SearchHit, ShelfApi } from '../../shared/shelfApi';
+import type { ModelReadRequest, SearchHit, ShelfApi } from '../../shared/shelfApi';
 import { snippetParts } from '../../shared/snippetMarks';
 import { AskPrompt } from './access/AskPrompt';
 import { HistoryPanel } from './access/HistoryPanel';
@@ -107,6 +107,9 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     [resources, selectFile, notify],
   );
   const readText = useCallback((uri: string) => api.readResource(uri), [api]);
+  const readForModel = useCallback((uri: string, request: ModelReadRequest) => api.readForModel(uri, request), [api]);
+  // Client's or model's view: kept from file to file, like Raw response.
+  const [audience, setAudience] = useState<'client' | 'model'>('client');
   const completePath = useCallback((typed: string) => api.completeFolderPath(typed), [api]);
   const showHistory = useCallback((uri: string | null) => {
     setHistoryUri(uri);
@@ -249,6 +252,9 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                   openUri={openUri}
                   raw={rawMode}
                   setRaw={setRawMode}
+                  readForModel={readForModel}
+                  audience={audience}
+                  setAudience={setAudience}
                   openSettings={() => setSettingsAt('reads')}
                   focus={focus?.uri === selected.uri ? focus : undefined}
                   resource={selected}

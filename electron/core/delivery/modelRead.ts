@@ -52,7 +52,8 @@ const DOCUMENT_LINES_KEPT = 8;
 
 const n = (x: number) => x.toLocaleString('en');
 
-export function sizeText(bytes: number): string {
+/** "398 KB (407,271 bytes)"; `exact: false` leaves out the byte count. */
+export function sizeText(bytes: number, exact = true): string {
   if (bytes < 1024) return `${bytes} bytes`;
   const units = ['KB', 'MB', 'GB', 'TB'];
   let v = bytes / 1024;
@@ -61,7 +62,8 @@ export function sizeText(bytes: number): string {
     v /= 1024;
     u++;
   }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]} (${n(bytes)} bytes)`;
+  const short = `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
+  return exact ? `${short} (${n(bytes)} bytes)` : short;
 }
 
 /** Images a model is sent as pixels (SVG is text, and read as text). */
@@ -210,7 +212,7 @@ export class ModelReader {
       return this.describeBinary(uri, rel, mimeType, size, profile, `it cannot be shown: ${out.message}${dims ? ` (${dims.slice(2)})` : ''}`);
     }
     const original = `${out.original.format.toUpperCase()}, ${out.original.width}×${out.original.height} px, ${sizeText(size)}`;
-    const shown = out.converted ? `shown at ${out.width}×${out.height} as ${out.mimeType.slice(6).toUpperCase()} (${sizeText(out.data.length)})` : 'shown as it is';
+    const shown = out.converted ? `shown at ${out.width}×${out.height} as ${out.mimeType.slice(6).toUpperCase()} (${sizeText(out.data.length, false)})` : 'shown as it is';
     const result: CallToolResult = {
       content: [
         { type: 'image', data: Buffer.from(out.data.buffer, out.data.byteOffset, out.data.byteLength).toString('base64'), mimeType: out.mimeType },

@@ -63,6 +63,14 @@ const SettingsPatchArg = z
     log: z.object({ maxEntries: z.number().int().positive(), maxBytes: z.number().int().positive() }).partial().strict(),
     history: z.object({ maxAgeDays: z.number().int().positive(), maxBytes: z.number().int().positive() }).partial().strict(),
     askTimeoutSeconds: z.number().int().positive(),
+    delivery: z
+      .object({
+        textBudget: z.number().int().min(1000).max(10_000_000),
+        imageMaxSide: z.number().int().min(64).max(8000),
+        imageMaxBytes: z.number().int().min(16 * 1024).max(20 * 1024 * 1024),
+      })
+      .partial()
+      .strict(),
     http: z
       .object({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535), token: z.string().min(16).max(512).nullable() })
       .partial()
@@ -106,6 +114,19 @@ export const API_ARGUMENTS = {
       .object({ folder: z.string().min(1).max(4096).nullish(), cursor: z.string().max(100).nullish(), limit: z.number().int().min(1).max(100).nullish() })
       .strict()
       .nullish(),
+  ]),
+  readForModel: z.tuple([
+    z.string().min(1).max(8192),
+    z
+      .object({
+        offset: z.number().int().min(-1e9).max(1e9).refine((n) => n !== 0, 'offset 0 is not a line'),
+        limit: z.number().int().min(1).max(1e9),
+        column: z.number().int().min(1).max(1e12),
+        pages: z.string().min(1).max(40),
+        client: z.string().min(1).max(200),
+      })
+      .partial()
+      .strict(),
   ]),
 } satisfies Record<ShelfMethodName, z.ZodType<unknown[]>>;
 

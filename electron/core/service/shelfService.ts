@@ -16,6 +16,10 @@ import type {
   HistoryPage,
   HistoryQuery,
   HostInfo,
+  ModelContent,
+  ModelPreview,
+  ModelReadPosition,
+  ModelReadRequest,
   ReadPreview,
   ResourcePage,
   SearchResults,
@@ -33,9 +37,10 @@ import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
+import { profileFor } from '../delivery/clientProfiles.js';
 import { ImageForModel } from '../delivery/imageForModel.js';
 import { LineIndexCache } from '../delivery/lineIndex.js';
-import { ModelReader } from '../delivery/modelRead.js';
+import { ModelReader, READ_META_KEY } from '../delivery/modelRead.js';
 import { DocumentText } from '../documents/documentText.js';
 import { TextDiskCache } from '../documents/textDiskCache.js';
 import { Library } from '../library/library.js';
@@ -121,6 +126,7 @@ export class ShelfService implements ShelfMethods {
   readonly search: SearchIndex | null;
   private readonly images: ImageForModel | null;
   private readonly grep: Grep | null;
+  private readonly modelReader: ModelReader;
   private readonly gate: AskGate;
   private readonly folders: FolderRegistry;
   private readonly endpoints: Endpoints;
@@ -171,10 +177,11 @@ export class ShelfService implements ShelfMethods {
     if (this.search) this.search.progress = () => this.statusSoon();
     this.images = options.imageWorker ? new ImageForModel(options.imageWorker) : null;
     this.grep = options.grepWorker ? new Grep(this.library, options.grepWorker) : null;
+    this.modelReader = new ModelReader({ library: this.library, lines: new LineIndexCache(), images: this.images });
     const reads = new ClientReads(this.library, {
       search: this.search,
       grep: this.grep,
-      model: new ModelReader({ library: this.library, lines: new LineIndexCache(), images: this.images }),
+      model: this.modelReader,
       delivery: () => this.settings.delivery,
       history,
       gate: this.gate,
@@ -376,6 +383,20 @@ export class ShelfService implements ShelfMethods {
     }
   }
 
+  async readForModel(uri: string, request: ModelReadRequest): Promise<ModelPreview> {
+    const { client, ...args } = request;
+    const profile = profileFor({ name: client ?? null, protocolVersion: null }, this.settings.delivery);
+    try {
+      const read = await this.modelReader.read({ uri: String(uri), ...args }, profile);
+      const position = (read.result._meta?.[READ_META_KEY] ?? {}) as ModelReadPosition;
+      return { ok: true, content: read.result.content as ModelContent[], position, detail: read.detail, profile: profile.label };
+    } catch (err) {
+      const e = err as { code?: unknown; message?: string; data?: unknown };
+      const code = typeof e.code === 'number' ? e.code : -32603;
+      return { ok: false, error: { code, message: e.message ?? 'Internal error', ...(e.data !== undefined ? { data: e.data } : {}) } };
+    }
+  }
+
   async getStatus(): Promise<ServerStatus> {
     const published = this.library.list();
     return {
@@ -422,6 +443,7 @@ export class ShelfService implements ShelfMethods {
       http: { ...this.settings.http, ...(patch?.http ?? {}) },
       log: { ...this.settings.log, ...(patch?.log ?? {}) },
       history: { ...this.settings.history, ...(patch?.history ?? {}) },
+      delivery: { ...this.settings.delivery, ...(patch?.delivery ?? {}) },
     };
     const parsed = SettingsSchema.safeParse(merged);
     if (!parsed.success) {

@@ -228,6 +228,14 @@ export class TrafficLog {
 /** Client-chosen strings shown as a target are cut to this. */
 const MAX_TARGET_CHARS = 300;
 
+/** Which part of a file a read_resource call asks for: " offset 2001 limit 2000", " pages 3-5" (a whole read: nothing). */
+function partOf(args: Record<string, unknown>): string {
+  return ['offset', 'limit', 'column', 'pages']
+    .filter((k) => typeof args[k] === 'number' || typeof args[k] === 'string')
+    .map((k) => ` ${k} ${String(args[k]).slice(0, 40)}`)
+    .join('');
+}
+
 /** The URI or tool name a request (or notification) is about, or null. */
 function targetOf(m: Message | null): string | null {
   const params = m?.params as Record<string, unknown> | undefined;
@@ -236,10 +244,12 @@ function targetOf(m: Message | null): string | null {
   const raw =
     m?.method === 'tools/call' && typeof params.name === 'string'
       ? typeof args?.uri === 'string'
-        ? `${params.name} ${args.uri}`
+        ? `${params.name} ${args.uri}${partOf(args)}`
         : typeof args?.query === 'string'
           ? `${params.name} "${args.query}"`
-          : params.name
+          : typeof args?.pattern === 'string'
+            ? `${params.name} /${args.pattern}/${args.ignoreCase === true ? 'i' : ''}`
+            : params.name
       : typeof params.uri === 'string'
         ? params.uri
         : null;

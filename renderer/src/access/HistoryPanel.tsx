@@ -235,6 +235,11 @@ export function HistoryPanel({
                         {shortPath(e)}
                       </span>
                     )}
+                    {e.detail && (
+                      <span className="history-detail muted small" data-testid="history-detail" title="What the read gave: a tool read gives a page, a document's text, an image made fit, or a description">
+                        {e.detail}
+                      </span>
+                    )}
                   </td>
                   <td className="num mono muted">{e.size !== null ? formatBytes(e.size) : ''}</td>
                   <td className="muted small nowrap" title={how(e)}>

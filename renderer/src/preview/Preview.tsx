@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 
 import { textUriOf } from '../../../shared/documentUris';
-import type { FileAccess, ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
+import type { FileAccess, ModelPreview, ModelReadRequest, ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
 import { describeAccess } from '../access/useAccess';
 import { formatBytes, formatWhen } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 import { CodeView } from './CodeView';
 import { HexView } from './HexView';
 import { type MarkdownContext, MarkdownView } from './MarkdownView';
+import { ModelView } from './ModelView';
 import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
 
 /** Files whose text the server extracts (`?as=text`). */
@@ -175,6 +176,9 @@ export function Preview({
   raw: rawProp,
   setRaw: setRawProp,
   openSettings,
+  readForModel,
+  audience = 'client',
+  setAudience,
 }: {
   resource: ResourceInfo;
   preview: ReadPreview | null;
@@ -196,6 +200,11 @@ export function Preview({
   /** Preview or raw response: the person's choice, kept from file to file. */
   raw?: boolean;
   setRaw?: (raw: boolean) => void;
+  /** What a model gets through the read_resource tool (offered beside what a client gets when given). */
+  readForModel?: (uri: string, request: ModelReadRequest) => Promise<ModelPreview>;
+  /** Whose view: a client's resources/read or a model's read_resource, kept from file to file. */
+  audience?: 'client' | 'model';
+  setAudience?: (audience: 'client' | 'model') => void;
 }) {
   const [ownRaw, setOwnRaw] = useState(false);
   const raw = rawProp ?? ownRaw;
@@ -239,7 +248,17 @@ export function Preview({
             </span>
           )}
           <span className="spacer" />
-          {isDocument && readText && (
+          {readForModel && setAudience && (
+            <div className="segmented" role="group" aria-label="Whose view">
+              <button type="button" aria-pressed={audience === 'client'} onClick={() => setAudience('client')} title="What resources/read gives a client: the file exactly">
+                Client gets
+              </button>
+              <button type="button" aria-pressed={audience === 'model'} onClick={() => setAudience('model')} data-testid="model-toggle" title="What the read_resource tool gives a model: pages of text, images it can see, binaries described">
+                Model gets
+              </button>
+            </div>
+          )}
+          {isDocument && readText && audience === 'client' && (
             <div className="segmented" role="group" aria-label="Document view">
               <button type="button" aria-pressed={!asText} onClick={() => setAsText(false)}>
                 File
@@ -269,6 +288,10 @@ export function Preview({
         </div>
       </header>
       <div className="preview-body">
+        {audience === 'model' && readForModel ? (
+          <ModelView resource={resource} readForModel={readForModel} updatedAt={updatedAt ?? null} raw={raw} />
+        ) : (
+          <>
         {((loading && !preview) || (asText && !text)) && <p className="muted">{asText ? 'Extracting the text…' : 'Reading…'}</p>}
         {shown &&
           (raw ? (
@@ -285,6 +308,8 @@ export function Preview({
               openSettings={openSettings}
             />
           ))}
+          </>
+        )}
       </div>
     </section>
   );

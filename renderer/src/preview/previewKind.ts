@@ -1,4 +1,4 @@
-import type { ReadPreview, ResourceContents } from '../../../shared/shelfApi';
+import type { ModelPreview, ReadPreview, ResourceContents } from '../../../shared/shelfApi';
 
 export type PreviewKind = 'markdown' | 'json' | 'code' | 'image' | 'audio' | 'video' | 'pdf' | 'hex' | 'error';
 
@@ -27,6 +27,14 @@ export function rawResponseText(preview: ReadPreview, maxChars = 1_000_000): str
   if (!preview.ok) return JSON.stringify({ error: preview.error }, null, 2);
   const contents = preview.result.contents.map((c) => ('text' in c ? { ...c, text: elide(c.text) } : { ...c, blob: elide(c.blob) }));
   return JSON.stringify({ result: { contents } }, null, 2);
+}
+
+/** The read_resource tool's result (or error) as the model's client receives it, long strings cut like rawResponseText's. */
+export function rawToolResultText(preview: ModelPreview, maxChars = 1_000_000): string {
+  const elide = (s: string) => (s.length > maxChars ? `${s.slice(0, maxChars)}… [${(s.length - maxChars).toLocaleString('en')} more characters]` : s);
+  if (!preview.ok) return JSON.stringify({ result: { isError: true, content: [{ type: 'text', text: `${preview.error.message} (${preview.error.code})` }], structuredContent: { error: preview.error } } }, null, 2);
+  const content = preview.content.map((c) => (c.type === 'text' ? { ...c, text: elide(c.text) } : c.type === 'image' ? { ...c, data: elide(c.data) } : c));
+  return JSON.stringify({ result: { content, _meta: { 'dev.mcpshelf/read': preview.position } } }, null, 2);
 }
 
 /** Bytes of a base64 blob, for the hex view and media URLs. */

@@ -92,6 +92,7 @@ export function SettingsSheet({
       http: { enabled: s.http.enabled, port: s.http.port },
       log: { maxEntries: s.log.maxEntries, maxBytes: s.log.maxBytes },
       history: { maxAgeDays: s.history.maxAgeDays, maxBytes: s.history.maxBytes },
+      delivery: { textBudget: s.delivery.textBudget, imageMaxSide: s.delivery.imageMaxSide, imageMaxBytes: Math.round(s.delivery.imageMaxBytes) },
     };
     setSaving(true);
     setError(null);
@@ -144,6 +145,46 @@ export function SettingsSheet({
             <span>An ask-before-read waits</span>
             <span className="with-unit">
               <input className="input input-small input-num" type="number" min={1} max={3600} required value={s.askTimeoutSeconds} onChange={(e) => set({ askTimeoutSeconds: num(e.target.value) })} /> s
+            </span>
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>What the tools give a model</legend>
+          <label className="field">
+            <span>Text a read gives at most</span>
+            <span className="with-unit">
+              <input
+                className="input input-small input-num"
+                type="number"
+                min={1000}
+                max={10_000_000}
+                step={1000}
+                required
+                value={s.delivery.textBudget}
+                onChange={(e) => set({ delivery: { ...s.delivery, textBudget: num(e.target.value) } })}
+                aria-describedby="budget-note"
+              />{' '}
+              characters
+            </span>
+          </label>
+          <p className="small muted" id="budget-note">
+            About a quarter as many tokens. A longer file is read a page at a time; Claude Code gets at most 75,000 (its tool output stops at 25,000 tokens).
+          </p>
+          <label className="field">
+            <span>Images at most</span>
+            <span className="with-unit">
+              <input
+                className="input input-small input-num"
+                type="number"
+                min={64}
+                max={8000}
+                required
+                value={s.delivery.imageMaxSide}
+                onChange={(e) => set({ delivery: { ...s.delivery, imageMaxSide: num(e.target.value) } })}
+                aria-label="Longest side of an image, in pixels"
+              />{' '}
+              px a side,{' '}
+              <MibInput bytes={s.delivery.imageMaxBytes} onBytes={(imageMaxBytes) => set({ delivery: { ...s.delivery, imageMaxBytes } })} label="Largest image in MiB" fractional />
             </span>
           </label>
         </fieldset>
