@@ -332,6 +332,26 @@ const SCENARIOS = {
     check('documents: 200-page PDF text ≤ 2 s the first time', r.pdfFirstMs <= 2000, `${r.pdfFirstMs.toFixed(0)} ms`);
     return r;
   },
+  model: async () => {
+    const { modelBench } = await import('./model.mjs');
+    const { paging: p, image: im, grep: g } = await modelBench();
+    console.log(`\n### What the tools give a model\n\n| | |\n|---|---:|`);
+    console.log(`| 100 MB log (${p.total.toLocaleString('en')} lines), first page of 2,000 lines (builds the line index) | ${p.firstMs.toFixed(0)} ms |`);
+    console.log(`| each next page of 2,000 lines, 200 in a row: p50 / max | ${p.nextP50.toFixed(1)} / ${p.nextMax.toFixed(1)} ms |`);
+    console.log(`| a page anywhere in the file, 100 of them: p50 / max | ${p.anywhereP50.toFixed(1)} / ${p.anywhereMax.toFixed(1)} ms |`);
+    console.log(`| the last 2,000 lines (offset -2000) / after 1 MB was appended | ${p.tailMs.toFixed(1)} / ${p.grownMs.toFixed(1)} ms |`);
+    console.log(`| 3000×2000 PNG (${(im.fileBytes / 2 ** 20).toFixed(1)} MiB) to an image block ${im.shown.width}×${im.shown.height} ${im.shown.mimeType}: first (starts the worker) / warm p50 / warm max | ${im.firstMs.toFixed(0)} / ${im.warmP50.toFixed(0)} / ${im.warmMax.toFixed(0)} ms |`);
+    const gm = g.runs.map((r) => r.ms);
+    console.log(`| grep over ${g.runs[0].files.toLocaleString('en')} files (${g.runs[0].matches} matches): median of 3 / case-insensitive | ${median(gm).toFixed(0)} / ${g.icaseMs.toFixed(0)} ms |`);
+    console.log(`| another client's small reads meanwhile (${g.reads}): p50 / p99 | ${g.readP50.toFixed(2)} / ${g.readP99.toFixed(2)} ms |`);
+    console.log(`| reference: GNU grep -rlE over the same files | ${g.gnuMs.toFixed(0)} ms |`);
+    check('model: first page of a 100 MB log ≤ 1 s', p.firstMs <= 1000, `${p.firstMs.toFixed(0)} ms`);
+    check('model: each next 2,000-line page ≤ 20 ms', p.nextMax <= 20, `max ${p.nextMax.toFixed(1)} ms`);
+    check('model: 3000×2000 PNG to an image block ≤ 300 ms', im.warmMax <= 300, `max ${im.warmMax.toFixed(0)} ms warm (first ${im.firstMs.toFixed(0)} ms)`);
+    check('model: grep over 50,000 files ≤ 1 s', median(gm) <= 1000, `${median(gm).toFixed(0)} ms`);
+    check("model: other clients' reads during grep ≤ 10 ms p99", g.readP99 <= 10, `${g.readP99.toFixed(2)} ms`);
+    return { paging: p, image: im, grep: g };
+  },
   startup: async () => {
     const t = await startup();
     const h = await startup(await fullHistory());

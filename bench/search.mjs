@@ -37,7 +37,7 @@ function zipf(rand) {
 /** The corpus's file `i` (0…99) of folder `f`: 100 files a folder, 50 folders a group. */
 const noteFile = (dir, f, i) => path.join(dir, `g${Math.floor(f / 50)}`, `f${f}`, `note-${i}.txt`);
 
-async function corpus() {
+export async function corpus() {
   return once('search-50k', async (d) => {
     const rand = random(7);
     for (let f = 0; f < FILES / 100; f++) {

@@ -191,6 +191,9 @@ const MAX_CHECKPOINTS = 2_000_000;
 /**
  * Line indexes by file (device and inode), least recently used dropped
  * first, bounded in files and checkpoints; one build per file at a time.
+ * An index also records that its file version is text, in its encoding:
+ * a file that only grew by valid text keeps it without being looked at
+ * again as a whole.
  */
 export class LineIndexCache {
   private readonly entries = new Map<string, LineIndex>();
@@ -201,33 +204,37 @@ export class LineIndexCache {
 
   constructor(private readonly limits = { files: MAX_FILES, checkpoints: MAX_CHECKPOINTS }) {}
 
-  /** The index of the version of the file open at `fd` (stats `st`): kept, extended, or built. */
-  async get(fd: number, st: Stats, encoding: TextEncoding, start: number): Promise<LineIndex> {
+  /** The kept index of the file open at `fd` when it is this version or this version grown by text (then extended), else null. */
+  async current(fd: number, st: Stats): Promise<LineIndex | null> {
+    const key = `${st.dev}:${st.ino}`;
+    const pending = this.building.get(key);
+    if (pending) await pending.catch(() => null);
+    const kept = this.entries.get(key);
+    if (!kept) return null;
+    this.forget(key);
+    if (!(await kept.extend(fd, st).catch(() => false))) return null;
+    return this.keep(key, kept);
+  }
+
+  /** Indexes the file open at `fd` (stats `st`) as text in `encoding`, its first line at byte `start`. */
+  async build(fd: number, st: Stats, encoding: TextEncoding, start: number): Promise<LineIndex> {
     const key = `${st.dev}:${st.ino}`;
     const pending = this.building.get(key);
     if (pending) {
-      const index = await pending;
-      if (isVersion(st, index.version) && index.encoding === encoding) return index;
+      const index = await pending.catch(() => null);
+      if (index && isVersion(st, index.version) && index.encoding === encoding) return index;
     }
-    const promise = this.resolve(key, fd, st, encoding, start);
+    const promise = LineIndex.build(fd, st, encoding, start).then((index) => {
+      this.builds++;
+      this.forget(key);
+      return this.keep(key, index);
+    });
     this.building.set(key, promise);
     try {
       return await promise;
     } finally {
       if (this.building.get(key) === promise) this.building.delete(key);
     }
-  }
-
-  private async resolve(key: string, fd: number, st: Stats, encoding: TextEncoding, start: number): Promise<LineIndex> {
-    const kept = this.entries.get(key);
-    if (kept) {
-      this.forget(key);
-      if (kept.encoding === encoding && kept.start === start) {
-        if (await kept.extend(fd, st).catch(() => false)) return this.keep(key, kept);
-      }
-    }
-    this.builds++;
-    return this.keep(key, await LineIndex.build(fd, st, encoding, start));
   }
 
   private keep(key: string, index: LineIndex): LineIndex {

@@ -106,13 +106,18 @@ export class ModelReader {
         if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile);
         return this.describeBinary(args.uri, rel, mimeType, whole.size, profile);
       }
-      const scan = binaryByName(rel) ? null : await scanKind(fd, args.uri, Number.POSITIVE_INFINITY, stat, rel);
-      if (scan && scan.kind === 'text') {
-        const encoding = textEncoding(scan.legacy ?? scan.encoding);
-        const bom = scan.legacy ? 0 : scan.encoding === 'utf-8' ? (scan.head[0] === 0xef && scan.head[1] === 0xbb && scan.head[2] === 0xbf ? 3 : 0) : 2;
-        const index = await this.options.lines.get(fd, scan.stat, encoding, bom);
-        const page = await new FileLines(fd, index, scan.stat.size).page(this.pageRequest(args, profile));
-        return this.textResult(args, rel, page, scan.stat.size, byName ?? 'text/plain');
+      // A file indexed before (this version, or it only grew by text) is text: not looked at as a whole again.
+      let index = await this.options.lines.current(fd, stat);
+      if (!index && !binaryByName(rel)) {
+        const scan = await scanKind(fd, args.uri, Number.POSITIVE_INFINITY, stat, rel);
+        if (scan.kind === 'text') {
+          const bom = scan.legacy ? 0 : scan.encoding === 'utf-8' ? (scan.head[0] === 0xef && scan.head[1] === 0xbb && scan.head[2] === 0xbf ? 3 : 0) : 2;
+          index = await this.options.lines.build(fd, scan.stat, textEncoding(scan.legacy ?? scan.encoding), bom);
+        }
+      }
+      if (index) {
+        const page = await new FileLines(fd, index, index.version.size).page(this.pageRequest(args, profile));
+        return this.textResult(args, rel, page, index.version.size, byName ?? 'text/plain');
       }
       const head = Buffer.alloc(4100);
       const { bytesRead } = await readAsync(fd, head, 0, head.length, 0);

@@ -65,8 +65,6 @@ export const MAX_PATTERN_CHARS = 1000;
 export const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 /** A call's time at most (it goes on from where it stopped). */
 const MAX_CALL_MS = 15_000;
-/** A file is read in pieces of this much (a piece is one batch). */
-const PIECE_BYTES = 4 * 1024 * 1024;
 /** Files sent to the worker at once. */
 const BATCH_FILES = 128;
 /** Document text sent in one item at most (longer texts are searched up to here). */
@@ -289,7 +287,6 @@ function filePending(folder: PublishedFolder, rel: string, inside?: Position['in
     path: joinRel(folder.realRoot, rel),
     name: path.posix.basename(rel),
     from: inside?.from ?? 0,
-    to: (inside?.from ?? 0) + PIECE_BYTES,
     firstLine: inside?.line ?? 1,
     before,
   };

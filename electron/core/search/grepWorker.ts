@@ -1,8 +1,8 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 
 import iconv from 'iconv-lite';
-import { RE2JS, RE2JSException } from 're2js';
+import { MatcherInput, RE2JS, RE2JSException } from 're2js';
 
 import { contentKind, decodeText, legacyEncoding } from '../library/mediaType.js';
 
@@ -21,10 +21,9 @@ export type GrepEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 export interface GrepItem {
   /** The main thread's key for the file. */
   key: number;
-  /** Read this file (a published path), bytes [from, to) of it… */
+  /** Read this file (a published path), a piece of PIECE_BYTES from byte `from`… */
   path?: string;
   from?: number;
-  to?: number;
   /** …or search this text (a document's). */
   text?: string;
   /** The file name (for recognising legacy text). */
@@ -73,24 +72,71 @@ export interface GrepItemResult {
 
 export type GrepReply = { id: number; ok: true; results: GrepItemResult[] } | { id: number; ok: false; message: string };
 
+/** A file is read in pieces of this much (a large file goes on piece after piece). */
+export const PIECE_BYTES = 4 * 1024 * 1024;
 /** A match line is shown at most this long (cut around the match); context lines shorter still. */
 export const MAX_LINE_CHARS = 400;
 const MAX_CONTEXT_CHARS = 200;
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
-let compiled: { key: string; whole: RE2JS | null; line: RE2JS } | null = null;
+/** How a batch's pattern is matched: a whole-text test first (most files do not match), then line by line. */
+interface Compiled {
+  key: string;
+  /** Per line: the pattern as given. */
+  line: RE2JS;
+  /** A whole-text test on UTF-8 bytes, without decoding them (case-sensitive patterns). */
+  bytes: RE2JS | null;
+  /** A whole-text test on the lowercased text (a case-insensitive pattern simple enough to lowercase). */
+  lowered: RE2JS | null;
+  /** A whole-text test on the text (other case-insensitive patterns: slower). */
+  text: RE2JS | null;
+}
 
-function compile(pattern: string, ignoreCase: boolean): { whole: RE2JS | null; line: RE2JS } {
-  const key = `${ignoreCase ? 'i' : '-'}${pattern}`;
-  if (compiled?.key !== key) {
-    const flags = ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
-    // The whole text is asked first (most files do not match); only a matching file is split into lines. That finds
-    // every line that matches on its own, but for end anchors: "x$" on a CRLF line, \A and \z mean the text's ends.
-    const prefilter = !/\$|\\[Az]/.test(pattern);
-    compiled = { key, whole: prefilter ? RE2JS.compile(pattern, flags | RE2JS.MULTILINE) : null, line: RE2JS.compile(pattern, flags) };
+let compiled: Compiled | null = null;
+
+/**
+ * Whether lowercasing a case-insensitive pattern and the text keeps every
+ * match: ASCII only, no flags groups, escapes only of punctuation or of
+ * \d \s \w \b \n \t \r \f (\S, \x41 or \p{Lu} would change meaning), and
+ * classes whose ranges stay within lowercase letters, uppercase letters or
+ * other characters ([A-z] holds [\]^_` too; [[:upper:]] would match nothing).
+ */
+export function lowercasable(pattern: string): boolean {
+  if (/[^\x20-\x7e]|\(\?|\[:/.test(pattern)) return false;
+  for (let i = pattern.indexOf('\\'); i >= 0; i = pattern.indexOf('\\', i + 2)) {
+    const next = pattern[i + 1] ?? '';
+    if (/[a-zA-Z0-9]/.test(next) && !/[dswbntrf]/.test(next)) return false;
   }
+  const group = (c: string) => (/[a-z]/.test(c) ? 1 : /[A-Z]/.test(c) ? 2 : 0);
+  for (const m of pattern.matchAll(/([^\\])-([^\]\\])/g)) if (group(m[1] as string) !== group(m[2] as string)) return false;
+  return true;
+}
+
+export function compile(pattern: string, ignoreCase: boolean): Compiled {
+  const key = `${ignoreCase ? 'i' : '-'}${pattern}`;
+  if (compiled?.key === key) return compiled;
+  const flags = ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
+  const line = RE2JS.compile(pattern, flags);
+  // The whole-text test finds every line that matches on its own, but for end anchors: "x$" on a CRLF line, and \A, \z meaning the text's ends.
+  const wholeOk = !/\$|\\[Az]/.test(pattern);
+  compiled = {
+    key,
+    line,
+    bytes: wholeOk && !ignoreCase ? RE2JS.compile(pattern, RE2JS.MULTILINE) : null,
+    lowered: wholeOk && ignoreCase && lowercasable(pattern) ? RE2JS.compile(pattern.toLowerCase(), RE2JS.MULTILINE) : null,
+    text: wholeOk && ignoreCase && !lowercasable(pattern) ? RE2JS.compile(pattern, flags | RE2JS.MULTILINE) : null,
+  };
   return compiled;
+}
+
+/** Whether the text (or its bytes) may hold a matching line; false only when no line can match. */
+export function mayMatch(c: Compiled, bytes: Buffer | null, text: () => string): boolean {
+  if (c.bytes) return bytes ? c.bytes.matcher(MatcherInput.utf8(bytes)).find() : c.bytes.matcher(text()).find();
+  // U+017F (long s) folds to "s" but does not lowercase to it; the Kelvin sign lowercases to "k".
+  if (c.lowered) return c.lowered.matcher(text().toLowerCase().replaceAll('ſ', 's')).find();
+  if (c.text) return c.text.matcher(text()).find();
+  return true;
 }
 
 /** `text` cut to `max` characters around `at`, with … where cut. */
@@ -107,48 +153,65 @@ function encodingOf(bytes: Buffer, name: string): GrepEncoding | null {
   return legacyEncoding(name, bytes) ? 'windows-1252' : null;
 }
 
+function decode(bytes: Buffer, encoding: GrepEncoding, atStart: boolean): string {
+  if (encoding === 'windows-1252') return iconv.decode(bytes, 'windows-1252');
+  return atStart ? decodeText(bytes) : bytes.toString('utf8');
+}
+
+/** One buffer for every piece (a batch runs one file at a time). */
+const pieceBuffer = Buffer.allocUnsafe(PIECE_BYTES);
+
 interface Piece {
-  text: string;
+  /** The piece's bytes (in pieceBuffer, valid until the next piece), or null for a document's text. */
+  bytes: Buffer | null;
+  text: () => string;
   scanned: number;
-  real?: string;
-  encoding?: GrepEncoding;
-  skipped?: GrepItemResult['skipped'];
+  encoding: GrepEncoding;
   /** Byte where the rest of the file starts, when this piece is not its end. */
   restFrom?: number;
 }
 
-function readPiece(item: GrepItem): Piece {
+/**
+ * Opens a file (non-blocking: a FIFO swapped in cannot hang us), reads one
+ * piece of it and hands it to `use` while the file is open (so where it
+ * really is can be asked of the descriptor). No fstat: it costs more than
+ * the read, and a device or a directory fails or ends the read; whatever
+ * such a file gives is never sent anywhere unless its real path passes the
+ * main thread's check.
+ */
+function withPiece(item: GrepItem, use: (piece: Piece, real: () => string) => void): GrepItemResult['skipped'] | null {
   let fd: number;
   try {
     fd = openSync(item.path as string, OPEN_FLAGS);
   } catch {
-    return { text: '', scanned: 0, skipped: 'gone' };
+    return 'gone';
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { text: '', scanned: 0, skipped: 'gone' };
-    const real = PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(item.path as string);
     const from = item.from ?? 0;
-    const to = Math.min(item.to ?? st.size, st.size);
-    const buf = Buffer.allocUnsafe(Math.max(0, to - from));
     let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, from + got);
-      if (n === 0) break;
-      got += n;
+    try {
+      while (got < pieceBuffer.length) {
+        const n = readSync(fd, pieceBuffer, got, pieceBuffer.length - got, from + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } catch {
+      return 'gone'; // a directory, a FIFO with nothing to read…
     }
-    let bytes = buf.subarray(0, got);
+    let bytes = pieceBuffer.subarray(0, got);
     const encoding = item.encoding ?? encodingOf(bytes, item.name);
-    if (!encoding) return { text: '', scanned: got, real, skipped: 'binary' };
+    if (!encoding) return 'binary';
     let restFrom: number | undefined;
-    // A piece short of the file's end stops after its last line end (UTF-16 files come in one piece).
-    if (from + got < st.size && encoding !== 'utf-16le' && encoding !== 'utf-16be') {
+    // A full piece stops after its last line end; the rest is the next piece's (UTF-16 files are searched in one piece).
+    if (got === pieceBuffer.length && encoding !== 'utf-16le' && encoding !== 'utf-16be') {
       const cut = bytes.lastIndexOf(0x0a);
       if (cut >= 0) bytes = bytes.subarray(0, cut + 1);
       restFrom = from + bytes.length;
     }
-    const text = encoding === 'windows-1252' ? iconv.decode(bytes, 'windows-1252') : from === 0 ? decodeText(bytes) : bytes.toString('utf8');
-    return { text, scanned: bytes.length, real, encoding, ...(restFrom !== undefined ? { restFrom } : {}) };
+    let decoded: string | null = null;
+    const piece: Piece = { bytes: encoding === 'utf-8' ? bytes : null, text: () => (decoded ??= decode(bytes, encoding, from === 0)), scanned: bytes.length, encoding, ...(restFrom !== undefined ? { restFrom } : {}) };
+    use(piece, () => (PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(item.path as string)));
+    return null;
   } finally {
     closeSync(fd);
   }
@@ -163,28 +226,21 @@ function splitLines(text: string): string[] {
 const contextOf = (lines: string[]) => lines.map((l) => around(stripCr(l), 0, MAX_CONTEXT_CHARS));
 
 function search(req: GrepRequest): GrepItemResult[] {
-  const { whole, line: lineRe } = compile(req.pattern, req.ignoreCase);
+  const c = compile(req.pattern, req.ignoreCase);
   const ctx = req.context;
   const results: GrepItemResult[] = [];
   let room = req.maxMatches;
-  for (const item of req.items) {
-    const piece: Piece = item.text !== undefined ? { text: item.text, scanned: item.text.length, encoding: 'utf-8' } : readPiece(item);
-    const result: GrepItemResult = { key: item.key, matches: [], scanned: piece.scanned, ...(piece.real ? { real: piece.real } : {}) };
-    results.push(result);
-    if (piece.skipped) {
-      result.skipped = piece.skipped;
-      continue;
-    }
-    const encoding = piece.encoding as GrepEncoding;
-    const text = piece.text;
+  const searchPiece = (item: GrepItem, piece: Piece, result: GrepItemResult, real: (() => string) | null) => {
+    result.scanned = piece.scanned;
+    const encoding = piece.encoding;
     let lines: string[] | null = null;
-    if (room > 0 && (whole === null || whole.matcher(text).find())) {
-      lines = splitLines(text);
+    if (room > 0 && mayMatch(c, piece.bytes, piece.text)) {
+      lines = splitLines(piece.text());
       for (let i = 0; i < lines.length; i++) {
         const lineNo = item.firstLine + i;
         if (item.skipBefore !== undefined && lineNo < item.skipBefore) continue;
         const raw = stripCr(lines[i] as string);
-        const m = lineRe.matcher(raw);
+        const m = c.line.matcher(raw);
         if (!m.find()) continue;
         if (room === 0) {
           result.again = { skipBefore: lineNo, encoding };
@@ -200,15 +256,29 @@ function search(req: GrepRequest): GrepItemResult[] {
         }
         result.matches.push(found);
       }
+      // Where the file really is, asked only of files that matched (the main thread checks it).
+      if (real && result.matches.length > 0) result.real = real();
     } else if (room === 0) {
       result.again = { skipBefore: item.skipBefore ?? item.firstLine, encoding };
     }
     if (!result.again && piece.restFrom !== undefined) {
-      lines ??= splitLines(text);
+      lines ??= splitLines(piece.text());
       // A piece without a line end (one very long line) goes on in the same line.
-      const line = item.firstLine + lines.length - (text.endsWith('\n') ? 0 : 1);
+      const line = item.firstLine + lines.length - (piece.text().endsWith('\n') ? 0 : 1);
       result.rest = { from: piece.restFrom, line, encoding, before: ctx > 0 ? contextOf(lines.slice(-ctx)) : [] };
+      if (real && result.real === undefined) result.real = real();
     }
+  };
+  for (const item of req.items) {
+    const result: GrepItemResult = { key: item.key, matches: [], scanned: 0 };
+    results.push(result);
+    if (item.text !== undefined) {
+      const text = item.text;
+      searchPiece(item, { bytes: null, text: () => text, scanned: text.length, encoding: 'utf-8' }, result, null);
+      continue;
+    }
+    const skipped = withPiece(item, (piece, real) => searchPiece(item, piece, result, real));
+    if (skipped) result.skipped = skipped;
   }
   return results;
 }

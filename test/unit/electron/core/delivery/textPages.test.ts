@@ -114,7 +114,7 @@ describe('LineIndexCache', () => {
       const fd = openSync(file, 'r');
       try {
         const st = await fstatAsync(fd);
-        const index = await cache.get(fd, st, utf8, 0);
+        const index = (await cache.current(fd, st)) ?? (await cache.build(fd, st, utf8, 0));
         return { total: index.totalLines, last: (await new FileLines(fd, index, st.size).page({ budget: 1000, offset: -1 })).text };
       } finally {
         closeSync(fd);
