@@ -140,7 +140,7 @@ describe('ask before read', () => {
       }
     });
 
-    it('search leaves ask-before-read folders out and says so', async () => {
+    it('search and grep leave ask-before-read folders out and say so', async () => {
       const v1 = await connectSdkClient(shelf.socketPath, 'searcher');
       try {
         // "hello" is in the open folder; "notes" only in the asking one.
@@ -150,6 +150,10 @@ describe('ask before read', () => {
         const hidden = await found('notes');
         expect(hidden.notSearched).toEqual([asked]);
         expect(hidden.results).toEqual([]);
+        // grep too: no line of an asking folder's files goes out without a read the person allowed.
+        const grep = (await v1.callTool({ name: 'grep_resources', arguments: { pattern: 'notes|hello' } })).structuredContent as { files: Array<{ uri: string }>; notSearched: string[] };
+        expect(grep.files.map((f) => f.uri)).toEqual([uriOf(open, 'public.md')]);
+        expect(grep.notSearched).toEqual([asked]);
         expect(await api.call('pendingAsks')).toEqual([]);
       } finally {
         await v1.close();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { fileUriOfText } from '../../../shared/documentUris.js';
+import { Turns } from '../background/turns.js';
 import { type DocumentKind, documentKind, PART_NAMES } from '../documents/documentKinds.js';
 import { readAsync, scanKind } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
@@ -47,8 +48,12 @@ export const READ_META_KEY = 'dev.mcpshelf/read';
 
 /** Image files decoded at most this large (a larger one is described). */
 const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
-/** Document texts kept split into lines (and parts) for paging. */
+/** Document texts kept split into lines (and parts) for paging: at most this many, and this many characters in all. */
 const DOCUMENT_LINES_KEPT = 8;
+const DOCUMENT_CHARS_KEPT = 32 * 1024 * 1024;
+/** Large files looked at as a whole (is it text? where do its lines start?) at once; more wait, past MAX_WAITING_SCANS they are refused. */
+const MAX_SCANS = 2;
+const MAX_WAITING_SCANS = 32;
 
 const n = (x: number) => x.toLocaleString('en');
 
@@ -78,6 +83,9 @@ export interface ModelReaderOptions {
 export class ModelReader {
   /** Document texts split into lines, by document version and page range (least recently used first). */
   private readonly documentLines = new Map<string, { lines: StringLines; parts: { from: number; to: number; total: number } | null }>();
+
+  /** Large files looked at as a whole (it reads them all once) a few at a time, so many clients asking for huge files queue. */
+  private readonly scans = new Turns(MAX_SCANS, MAX_WAITING_SCANS, 'Too many large files are being opened at once; try again shortly');
 
   constructor(private readonly options: ModelReaderOptions) {}
 
@@ -109,11 +117,12 @@ export class ModelReader {
       // A file indexed before (this version, or it only grew by text) is text: not looked at as a whole again.
       let index = await this.options.lines.current(fd, stat);
       if (!index && !binaryByName(rel)) {
-        const scan = await scanKind(fd, args.uri, Number.POSITIVE_INFINITY, stat, rel);
-        if (scan.kind === 'text') {
+        index = await this.scans.run(async () => {
+          const scan = await scanKind(fd, args.uri, Number.POSITIVE_INFINITY, stat, rel);
+          if (scan.kind !== 'text') return null;
           const bom = scan.legacy ? 0 : scan.encoding === 'utf-8' ? (scan.head[0] === 0xef && scan.head[1] === 0xbb && scan.head[2] === 0xbf ? 3 : 0) : 2;
-          index = await this.options.lines.build(fd, scan.stat, textEncoding(scan.legacy ?? scan.encoding), bom);
-        }
+          return this.options.lines.build(fd, scan.stat, textEncoding(scan.legacy ?? scan.encoding), bom);
+        });
       }
       if (index) {
         const page = await new FileLines(fd, index, index.version.size).page(this.pageRequest(args, profile));
@@ -175,9 +184,12 @@ export class ModelReader {
       kept = { lines: new StringLines(parts ? parts.text : doc.text), parts: parts ? { from: parts.from, to: parts.to, total: doc.parts } : null };
     }
     this.documentLines.set(key, kept);
-    for (const k of this.documentLines.keys()) {
-      if (this.documentLines.size <= DOCUMENT_LINES_KEPT) break;
+    let chars = 0;
+    for (const v of this.documentLines.values()) chars += v.lines.text.length;
+    for (const [k, v] of this.documentLines) {
+      if (this.documentLines.size <= 1 || (this.documentLines.size <= DOCUMENT_LINES_KEPT && chars <= DOCUMENT_CHARS_KEPT)) break;
       this.documentLines.delete(k);
+      chars -= v.lines.text.length;
     }
     const page = kept.lines.page(this.pageRequest(args, profile));
     const partName = PART_NAMES[doc.kind].toLowerCase();

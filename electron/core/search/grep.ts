@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import { Turns } from '../background/turns.js';
 import { JobRefused, WorkerJobs } from '../background/workerJobs.js';
 import { documentKind } from '../documents/documentKinds.js';
 import { realTargetAllowed } from '../library/folderScan.js';
@@ -69,7 +70,7 @@ const MAX_CALL_MS = 15_000;
 const BATCH_FILES = 128;
 /** Document text sent in one item at most (longer texts are searched up to here). */
 const MAX_DOCUMENT_CHARS = 32 * 1024 * 1024;
-/** grep calls at once (each holds a place in the worker's queue); more are told to wait. */
+/** grep calls at once (each takes turns in the one worker); as many again wait, more are told to try again. */
 const MAX_RUNNING = 4;
 
 /** Where a call stopped: in a file (its piece from `from`, matches from line `skip`), or after it. */
@@ -114,7 +115,7 @@ interface Pending {
 
 export class Grep {
   private readonly jobs: WorkerJobs<GrepRequest, GrepReply>;
-  private running = 0;
+  private readonly turns = new Turns(MAX_RUNNING, MAX_RUNNING * 2, 'Too many grep searches are running; try again shortly');
 
   constructor(
     private readonly library: Library,
@@ -125,13 +126,7 @@ export class Grep {
 
   async search(q: GrepQuery): Promise<GrepPage> {
     if (q.pattern.length > MAX_PATTERN_CHARS) throw ShelfError.invalidParams(`The pattern is longer than ${MAX_PATTERN_CHARS} characters`);
-    if (this.running >= MAX_RUNNING) throw new ShelfError(-32603, `${MAX_RUNNING} searches are already running; try again shortly`);
-    this.running++;
-    try {
-      return await this.run(q);
-    } finally {
-      this.running--;
-    }
+    return this.turns.run(() => this.run(q));
   }
 
   private async run(q: GrepQuery): Promise<GrepPage> {

@@ -4,10 +4,10 @@ import { textUriOf } from '../../../shared/documentUris.js';
 import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
 import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
 import { nextSlice } from '../background/nextSlice.js';
+import { Turns } from '../background/turns.js';
 import { documentKind } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
-import { ShelfError } from '../library/shelfError.js';
 import { globMatcher } from './globMatcher.js';
 import { InvertedIndex } from './invertedIndex.js';
 import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
@@ -101,9 +101,8 @@ export class SearchIndex {
 
   /** Files not indexed because the index was full. */
   private leftOut = 0;
-  /** Searches running, and those waiting for a turn. */
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** Searches reading files at once; more wait (see MAX_RUNNING). */
+  private readonly turns = new Turns(MAX_RUNNING, MAX_WAITING, 'Too many searches are running; try again shortly');
 
   constructor(
     private readonly library: Library,
@@ -265,8 +264,7 @@ export class SearchIndex {
     const status = { pending: this.pending, indexed: this.docs.size, notSearched, full: this.full };
     if (q.terms.length === 0) return { hits: [], total: 0, ...status };
     const glob = options.glob ? globMatcher(options.glob) : null;
-    await this.turn();
-    try {
+    return this.turns.run(async () => {
       const folders = new Map(this.library.list().map((f) => [f.id, f]));
       const parts = [...q.words.map((term) => ({ term, prefix: false })), ...q.prefixes.map((term) => ({ term, prefix: true }))];
       const ranked = this.index.search(parts, (id) => {
@@ -305,23 +303,7 @@ export class SearchIndex {
         hits.push({ uri, fileUri, folder: folder.root, path: d.rel, score: Math.round(r.score * 100) / 100, ...where });
       }
       return { hits, total: ranked.length, ...(i < ranked.length ? { nextCursor: Buffer.from(String(i)).toString('base64url') } : {}), ...status };
-    } finally {
-      // The place goes to the next search waiting, if any.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-
-  /** Waits for one of the MAX_RUNNING places; refuses when too many wait already. */
-  private async turn(): Promise<void> {
-    if (this.running < MAX_RUNNING) {
-      this.running++;
-      return;
-    }
-    if (this.waiting.length >= MAX_WAITING) throw new ShelfError(-32603, 'Too many searches are running; try again shortly');
-    // The place is handed over by the search that ends (running stays counted).
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    });
   }
 
   close(): void {
