@@ -1,16 +1,6 @@
 /** Human-readable sizes and times for the window. */
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
-}
+export { formatBytes } from '../../shared/formatBytes';
 
 export function formatDuration(ms: number): string {
   const s = Math.floor(ms / 1000);

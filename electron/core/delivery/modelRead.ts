@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { fileUriOfText } from '../../../shared/documentUris.js';
+import { formatBytes } from '../../../shared/formatBytes.js';
 import { Turns } from '../background/turns.js';
 import { type DocumentKind, documentKind, PART_NAMES } from '../documents/documentKinds.js';
 import { readAsync, scanKind } from '../library/fileStream.js';
@@ -60,15 +61,7 @@ const n = (x: number) => x.toLocaleString('en');
 /** "398 KB (407,271 bytes)"; `exact: false` leaves out the byte count. */
 export function sizeText(bytes: number, exact = true): string {
   if (bytes < 1024) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = bytes / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  const short = `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
-  return exact ? `${short} (${n(bytes)} bytes)` : short;
+  return exact ? `${formatBytes(bytes)} (${n(bytes)} bytes)` : formatBytes(bytes);
 }
 
 /** Images a model is sent as pixels (SVG is text, and read as text). */

@@ -55,6 +55,52 @@ function checkRequest(req: PageRequest): void {
 const pastLine = (column: number, line: number, length: number) =>
   ShelfError.invalidParams(`column ${column} is past the end of line ${line.toLocaleString('en')} (it has ${length.toLocaleString('en')} character(s), its line break included)`);
 
+/** What a page's text is cut from: a string or a file's bytes, as positions and characters. */
+interface Cuttable {
+  /** Just past the line end at or after `at` (before `end`), or -1. */
+  lineEnd(at: number): number;
+  /** Characters (UTF-16 code units) in [from, to). */
+  units(from: number, to: number): number;
+  /** The furthest position in [from, stop] within `max` characters, not inside a character. */
+  advance(from: number, stop: number, max: number): number;
+}
+
+/**
+ * The one rule of a page, for strings and files alike: whole lines from
+ * `from` while they fit the budget and the line limit; a first line longer
+ * than the budget alone is cut between characters. `atEnd`: `end` is the
+ * text's end (else a line running past `end` is longer than the budget).
+ */
+function fit(src: Cuttable, from: number, end: number, atEnd: boolean, budget: number, maxLines: number): { to: number; shown: number; cutUnits: number | null } {
+  let at = from;
+  let used = 0;
+  let shown = 0;
+  while (at < end && shown < maxLines) {
+    const lineEnd = src.lineEnd(at);
+    const stop = lineEnd < 0 ? end : lineEnd;
+    const units = src.units(at, stop);
+    if ((lineEnd >= 0 || atEnd) && used + units <= budget) {
+      used += units;
+      at = stop;
+      shown++;
+      continue;
+    }
+    if (shown > 0) break;
+    let cut = src.advance(at, stop, budget);
+    if (cut === at) cut = src.advance(at, stop, 2); // a budget under one character still moves on
+    return { to: cut, shown: 1, cutUnits: src.units(at, cut) };
+  }
+  return { to: at, shown, cutUnits: null };
+}
+
+/** The page that `fit` found, with where to go on. */
+function pageOf(text: string, first: number, total: number, column: number, fitted: { shown: number; cutUnits: number | null }, more: boolean): Page {
+  const cutLine = fitted.cutUnits !== null;
+  const nextLine = first + fitted.shown - (cutLine ? 1 : 0);
+  const next = cutLine ? { offset: first, column: column + (fitted.cutUnits as number) } : more ? { offset: nextLine } : null;
+  return { text, firstLine: first, lastLine: cutLine ? first : first + fitted.shown - 1, totalLines: total, startColumn: column, next, cutLine };
+}
+
 /**
  * Lines of an in-memory text (a small file read whole, a document's text),
  * with line starts every STRING_CHECKPOINT lines so line N is found without
@@ -98,40 +144,25 @@ export class StringLines {
       pos += column - 1;
       if (isLowSurrogate(text.charCodeAt(pos))) pos--; // never inside a character
     }
-    const from = pos;
-    const maxLines = req.limit ?? Infinity;
-    let line = first;
-    let shown = 0;
-    let used = 0;
-    let next: Page['next'] = null;
-    let cutLine = false;
-    while (pos < text.length && shown < maxLines) {
-      const end = lineEndIn(text, pos);
-      const length = end - pos;
-      if (used + length <= req.budget) {
-        used += length;
-        pos = end;
-        shown++;
-        line++;
-        continue;
-      }
-      if (shown === 0) {
-        // Longer than the budget on its own: cut between characters, go on from the column after.
-        let cut = pos + (req.budget - used);
-        if (isLowSurrogate(text.charCodeAt(cut))) cut--;
-        if (cut <= pos) cut = pos + 2; // a budget under one character still moves on
-        const startColumn = column + (pos - from);
-        next = { offset: line, column: startColumn + (cut - pos) };
-        pos = cut;
-        shown = 1;
-        cutLine = true;
-        break;
-      }
-      next = { offset: line };
-      break;
-    }
-    if (!cutLine && next === null && pos < text.length) next = { offset: line };
-    return { text: text.slice(from, pos), firstLine: first, lastLine: cutLine ? first : first + shown - 1, totalLines: total, startColumn: column, next, cutLine };
+    const fitted = fit(
+      {
+        lineEnd: (at) => {
+          const i = text.indexOf('\n', at);
+          return i < 0 ? -1 : i + 1;
+        },
+        units: (a, b) => b - a,
+        advance: (a, stop, max) => {
+          const cut = Math.min(stop, a + max);
+          return cut < stop && isLowSurrogate(text.charCodeAt(cut)) ? cut - 1 : cut;
+        },
+      },
+      pos,
+      text.length,
+      true,
+      req.budget,
+      req.limit ?? Number.POSITIVE_INFINITY,
+    );
+    return pageOf(text.slice(pos, fitted.to), first, total, column, fitted, fitted.to < text.length);
   }
 }
 
@@ -170,51 +201,18 @@ export class FileLines {
     const window = Math.min(this.size - pos, req.budget * Math.max(3, enc.unitBytes) + 4);
     const buf = Buffer.allocUnsafe(window);
     const { bytesRead } = window > 0 ? await readAsync(this.fd, buf, 0, window, pos) : { bytesRead: 0 };
-    const end = bytesRead;
-    const atEof = pos + end >= this.size;
-    const maxLines = req.limit ?? Infinity;
-    let at = 0;
-    let used = 0;
-    let shown = 0;
-    let line = first;
-    let next: Page['next'] = null;
-    let cutLine = false;
-    while (at < end && shown < maxLines) {
-      const lineEnd = enc.lineEnd(buf, at, end, pos);
-      const stop = lineEnd < 0 ? end : lineEnd;
-      const complete = lineEnd >= 0 || atEof;
-      const units = enc.units(buf, at, stop);
-      if (complete && used + units <= req.budget) {
-        used += units;
-        at = stop;
-        shown++;
-        line++;
-        continue;
-      }
-      if (shown === 0) {
-        let { at: cut } = enc.advance(buf, at, stop, req.budget - used);
-        if (cut === at) cut = enc.advance(buf, at, stop, 2).at; // a budget under one character still moves on
-        const startColumn = column;
-        next = { offset: line, column: startColumn + enc.units(buf, at, cut) };
-        this.index.resume = { line, column: next.column as number, byte: pos + cut };
-        at = cut;
-        shown = 1;
-        cutLine = true;
-        break;
-      }
-      next = { offset: line };
-      break;
-    }
-    if (!cutLine && next === null && pos + at < this.size) next = { offset: line };
-    return {
-      text: enc.decode(buf.subarray(0, at)),
-      firstLine: first,
-      lastLine: cutLine ? first : first + shown - 1,
-      totalLines: total,
-      startColumn: column,
-      next,
-      cutLine,
-    };
+    const fitted = fit(
+      { lineEnd: (at) => enc.lineEnd(buf, at, bytesRead, pos), units: (a, b) => enc.units(buf, a, b), advance: (a, stop, max) => enc.advance(buf, a, stop, max).at },
+      0,
+      bytesRead,
+      pos + bytesRead >= this.size,
+      req.budget,
+      req.limit ?? Number.POSITIVE_INFINITY,
+    );
+    const page = pageOf(enc.decode(buf.subarray(0, fitted.to)), first, total, column, fitted, pos + fitted.to < this.size);
+    // The next page starts inside this line: where, so it need not count the line's characters again.
+    if (page.cutLine && page.next) this.index.resume = { line: first, column: page.next.column as number, byte: pos + fitted.to };
+    return page;
   }
 
   /** The byte where character `column` of line `line` (starting at byte `start`) is. */
