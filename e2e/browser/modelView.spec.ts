@@ -50,7 +50,7 @@ test('the preview shows what a model gets: a page of a log with its note and the
   const detail = page.getByTestId('model-detail');
   await expect(detail).toHaveText(/^lines 1–\d{1,3}(,\d{3})* of 30,000$/);
   await expect(page.getByTestId('model-note')).toContainText('To read on, call read_resource with offset');
-  await shoot(page, '13-model-log');
+  await shoot(page, '18-model-log');
   const first = await detail.textContent();
   await page.getByTestId('model-next').click();
   await expect(detail).not.toHaveText(first ?? '');
@@ -69,7 +69,7 @@ test('the preview shows what a model gets: a page of a log with its note and the
   await expect(page.getByTestId('model-image')).toBeVisible();
   await expect(page.getByTestId('model-note')).toHaveText(/^photo\.png: PNG, 3000×2000 px, .*; shown at 1568×1045 as (JPEG|PNG)/);
   await expect(detail).toHaveText(/^image 1568×1045/);
-  await shoot(page, '14-model-image');
+  await shoot(page, '19-model-image');
 
   await open(page, 'report.pdf');
   await expect(page.getByTestId('code-view')).toContainText('Revenue grew by a tenth');
@@ -102,5 +102,5 @@ test('the history says which part of a file a tool read gave', async ({ page, sh
   await page.getByRole('tab', { name: /History/ }).click();
   await expect(page.getByTestId('history-row')).toHaveCount(2);
   await expect(page.getByTestId('history-detail')).toHaveText([/^image 1568×1045 \w+ \(from 3000×2000 PNG\)$/, 'lines 29,981–30,000 of 30,000']);
-  await shoot(page, '15-history-detail');
+  await shoot(page, '20-history-detail');
 });

@@ -236,7 +236,7 @@ export function HistoryPanel({
                       </span>
                     )}
                     {e.detail && (
-                      <span className="history-detail muted small" data-testid="history-detail" title="What the read gave: a tool read gives a page, a document's text, an image made fit, or a description">
+                      <span className="history-detail muted small" data-testid="history-detail" title={`What the read gave: ${e.detail}`}>
                         {e.detail}
                       </span>
                     )}

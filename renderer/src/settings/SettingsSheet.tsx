@@ -131,7 +131,7 @@ export function SettingsSheet({
             </span>
           </label>
           <p className="small muted" id="read-limit-note">
-            Past 7 MiB, a file’s base64 reply can exceed the 10 MiB message limit of the official SDK clients.
+            For resources/read, one message: past 7 MiB, a file’s base64 reply can exceed the 10 MiB message limit of the official SDK clients. The tools read files of any size a page at a time.
           </p>
           {readLimitInForce !== null && readLimitInForce !== s.maxReadBytes && (
             <p className="small" data-testid="read-limit-override">
@@ -139,7 +139,7 @@ export function SettingsSheet({
             </p>
           )}
           <label className="check">
-            <input type="checkbox" checked={s.tools} onChange={(e) => set({ tools: e.target.checked })} /> Offer the read-only tools (list, read, search) to clients that only use tools
+            <input type="checkbox" checked={s.tools} onChange={(e) => set({ tools: e.target.checked })} /> Offer the read-only tools (list, read, search, grep) to clients that only use tools
           </label>
           <label className="field">
             <span>An ask-before-read waits</span>
