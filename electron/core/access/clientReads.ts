@@ -1,9 +1,12 @@
+import path from 'node:path';
+
 import { fileUriOfText } from '../../../shared/documentUris.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry } from '../../../shared/shelfApi.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
+import { joinRel } from '../library/uriPath.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
@@ -13,8 +16,10 @@ export type { Requester };
 export interface ClientReadsOptions {
   history?: HistoryStore | null;
   gate?: AskGate;
-  /** Whether the published folder at this root asks before each read. */
+  /** Whether reads under the published folder at this root may ask (search leaves such folders out). */
   asks?: (folderRoot: string) => boolean;
+  /** The ask-before-read folder that covers a file at this real path (the most specific that holds it), or null. */
+  askingFolder?: (realFile: string) => { root: string; realRoot: string } | null;
   /** Whether any folder asks (checked first, so reads elsewhere skip the lookup). */
   anyAsks?: () => boolean;
   /** Told of each entry as it is recorded (the window's live history). */
@@ -73,13 +78,21 @@ export class ClientReads {
     }
   }
 
-  /** Waits for the person's answer when the file is in an ask-before-read folder. */
+  /**
+   * Waits for the person's answer when the file is in an ask-before-read
+   * folder: judged by where the file really is, so a file asks if any
+   * folder holding it asks, whichever folder it was found through.
+   */
   private async admit(uri: string, fileUri: string, who: Requester): Promise<void> {
-    const { gate, asks, anyAsks } = this.options;
-    if (!gate || !asks || !anyAsks?.()) return;
+    const { gate, askingFolder, anyAsks } = this.options;
+    if (!gate || !askingFolder || !anyAsks?.()) return;
     const found = await this.library.locate(fileUri);
-    if (!found || !asks(found.folder.root)) return;
-    await gate.check(who, { uri, folder: found.folder.root, path: found.entry.rel, size: found.entry.size });
+    if (!found) return;
+    const realFile = joinRel(found.folder.realRoot, found.entry.rel);
+    const asking = askingFolder(realFile);
+    if (!asking) return;
+    const rel = asking.realRoot === found.folder.realRoot ? found.entry.rel : path.relative(asking.realRoot, realFile).split(path.sep).join('/');
+    await gate.check(who, { uri, folder: asking.root, path: rel, size: found.entry.size });
   }
 
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number } | { error: unknown }): void {

@@ -159,6 +159,7 @@ export class ShelfService implements ShelfMethods {
       history,
       gate: this.gate,
       asks: (root) => this.folders.asks(root),
+      askingFolder: (realFile) => this.folders.askingFolder(realFile),
       anyAsks: () => this.folders.anyAsks,
       recorded: (entry) => this.accessRecorded(entry),
     });
