@@ -216,10 +216,21 @@ export interface AccessAsk {
   time: number;
   /** When it is denied without an answer. */
   deadline: number;
+  /** The name and version the client gives itself (anyone can give any name). */
   client: string | null;
   clientVersion: string | null;
+  /** MCP Shelf's own facts about the requester: its connection, how it connects, since when. */
   connectionId: number;
   transport: 'socket' | 'http';
+  protocolVersion: string | null;
+  /** When the connection began (a 2026-07-28 HTTP client has none: its first request under this name). */
+  connectedAt: number;
+  /**
+   * Whether "Allow this client" is offered: only where consent can be tied
+   * to something the client cannot copy (a socket connection, a 2025 HTTP
+   * session). A 2026-07-28 HTTP request stands alone, so only this read can be allowed.
+   */
+  allowClient: boolean;
   uri: string;
   /** The file's path inside its folder. */
   path: string;
@@ -227,7 +238,7 @@ export interface AccessAsk {
   size: number;
 }
 
-/** once: this read; client: every read by this connection until it disconnects; deny: this read. */
+/** once: this read; client: every read by this connection until it disconnects (where offered); deny: this read. */
 export type AccessDecision = 'once' | 'client' | 'deny';
 
 export type TrafficDirection = 'in' | 'out';
