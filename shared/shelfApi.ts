@@ -163,6 +163,11 @@ export interface AccessEntry {
   /** For denied and failed reads: the JSON-RPC error code the client got, and its message. */
   errorCode: number | null;
   errorMessage: string | null;
+  /**
+   * Not-found reads by one client in a row, folded into this one entry
+   * (which shows the last of them): how many it stands for. Absent for a single read.
+   */
+  repeated?: number;
 }
 
 export interface HistoryQuery {

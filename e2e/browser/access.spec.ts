@@ -227,6 +227,23 @@ test('history: read marks in the tree, the file’s reads in the preview, a filt
   await expect(page.getByTestId('resource-uri')).toHaveText(uriOf(openDir, 'README.md'));
 });
 
+test('a run of not-found reads is one row that says how many it stands for', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publish(page, openDir);
+  const prober = await connectSdkClient(shelf.socketPath, 'Prober');
+  try {
+    await prober.readResource({ uri: uriOf(openDir, 'README.md') });
+    for (let i = 0; i < 50; i++) await prober.readResource({ uri: uriOf(openDir, `.ssh/id_${i}`) }).catch(() => undefined);
+  } finally {
+    await prober.close();
+  }
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByTestId('history-row')).toHaveCount(5);
+  await expect(page.getByTestId('history-row').first().getByTestId('history-repeated')).toHaveText('×47');
+  await expect(page.getByTestId('history-row').last()).toContainText('README.md');
+  await shootPrompt(page, '09b-history-folded');
+});
+
 test('the empty history says what it will hold', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publish(page, openDir);

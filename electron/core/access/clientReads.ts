@@ -10,6 +10,7 @@ import { joinRel } from '../library/uriPath.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
+import { type EntryDraft, NoiseFolder } from './noiseFolder.js';
 
 export type { Requester };
 
@@ -36,10 +37,25 @@ export interface ClientReadsOptions {
  * they are the person looking, not a client.
  */
 export class ClientReads {
+  /** Runs of not-found reads, folded so they cannot push real reads out of the history. */
+  private readonly noise: NoiseFolder;
+
   constructor(
     readonly library: Library,
     private readonly options: ClientReadsOptions = {},
-  ) {}
+  ) {
+    this.noise = new NoiseFolder({ write: (entry) => this.write(entry) });
+  }
+
+  /** A connection (or a modern HTTP client) is gone: the not-found reads it folded are written. */
+  connectionClosed(connectionId: number): void {
+    this.noise.closed(connectionId);
+  }
+
+  /** Writes what is folded (before the history closes). */
+  close(): void {
+    this.noise.close();
+  }
 
   /** Whether the folder at this root asks before each read (search leaves such folders out). */
   asks(folderRoot: string): boolean {
@@ -100,7 +116,7 @@ export class ClientReads {
     if (!history) return;
     const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown }) : null;
     const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
-    const entry = history.append({
+    const draft: EntryDraft = {
       time: Date.now(),
       client: who.name,
       clientVersion: who.version,
@@ -113,7 +129,17 @@ export class ClientReads {
       outcome: failed ? (code === ErrorCodes.readNotAllowed ? 'denied' : 'error') : 'ok',
       errorCode: code,
       errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
-    });
-    this.options.recorded?.(entry);
+    };
+    // Not found (or a URI no file could have): noise a client can make at will, folded per connection.
+    if (code === ErrorCodes.resourceNotFound) this.noise.noise(who.connectionId, draft);
+    else {
+      this.noise.real(who.connectionId);
+      this.write(draft);
+    }
+  }
+
+  private write(draft: EntryDraft): void {
+    const entry = this.options.history?.append(draft) ?? null;
+    if (entry) this.options.recorded?.(entry);
   }
 }

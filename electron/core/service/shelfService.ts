@@ -107,6 +107,7 @@ export class ShelfService implements ShelfMethods {
   private readonly documents: DocumentText | null;
   readonly search: SearchIndex | null;
   private readonly gate: AskGate;
+  private readonly reads: ClientReads;
   private readonly folders: FolderRegistry;
   private readonly endpoints: Endpoints;
   private readonly store: SettingsStore;
@@ -154,7 +155,7 @@ export class ShelfService implements ShelfMethods {
     // Built in the background from the folders' first index on; serving never waits for it.
     this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library, () => this.clientsBusy()) : null;
     if (this.search) this.search.progress = () => this.statusSoon();
-    const reads = new ClientReads(this.library, {
+    const reads = (this.reads = new ClientReads(this.library, {
       search: this.search,
       history,
       gate: this.gate,
@@ -162,13 +163,16 @@ export class ShelfService implements ShelfMethods {
       askingFolder: (realFile) => this.folders.askingFolder(realFile),
       anyAsks: () => this.folders.anyAsks,
       recorded: (entry) => this.accessRecorded(entry),
-    });
+    }));
     this.hub = new ConnectionHub(this.library, {
       log: options.log,
       traffic: this.traffic,
       server: { tools: options.tools ?? settings.tools },
       reads,
-      connectionClosed: (id) => this.gate.connectionClosed(id),
+      connectionClosed: (id) => {
+        this.gate.connectionClosed(id);
+        reads.connectionClosed(id);
+      },
     });
     this.endpoints = new Endpoints(this.hub, options.http, options.log ?? (() => undefined));
   }
@@ -508,6 +512,7 @@ export class ShelfService implements ShelfMethods {
     this.search?.close();
     await this.library.close();
     await this.documents?.close();
+    this.reads.close();
     await this.history.close();
     this.traffic.close();
     this.listeners.clear();

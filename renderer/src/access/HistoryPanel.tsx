@@ -244,6 +244,11 @@ export function HistoryPanel({
                     <span className={`status status-${e.outcome === 'ok' ? 'ok' : 'error'}`} title={e.errorCode !== null ? `Error ${e.errorCode}: ${e.errorMessage ?? ''}` : undefined}>
                       {e.outcome === 'ok' ? 'read' : e.outcome === 'denied' ? 'denied' : 'failed'}
                     </span>
+                    {e.repeated !== undefined && (
+                      <span className="muted small history-repeated" data-testid="history-repeated" title={`${e.repeated.toLocaleString()} not-found reads in a row, kept as one entry`}>
+                        ×{e.repeated.toLocaleString(undefined, { notation: 'compact' })}
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}
