@@ -429,6 +429,8 @@ export class HistoryStore {
               columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorMessage', 'reads'],
               // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
               escape_formulas: true,
+              // Where the list separator is ";" (many locales), an unquoted `x;=1+1;` splits into cells and the middle one is a formula.
+              quoted_match: /[;\t]/,
             },
           );
     return { text, count: entries.length, matched };

@@ -193,9 +193,12 @@ describe('HistoryStore', () => {
     const s = await HistoryStore.open(await tempDir(), roomy);
     s.append(entry('file:///f/a.txt', { client: '=HYPERLINK("http://evil")' }));
     s.append(entry('file:///f/b,c.txt'));
+    s.append(entry('file:///f/d.txt', { client: 'x;=1+1;' }));
     const csv = await s.export({}, 'csv');
-    expect(csv.count).toBe(2);
+    expect(csv.count).toBe(3);
     const lines = csv.text.trim().split('\n');
+    // Quoted, so a spreadsheet that splits on ";" keeps it one cell (which starts with x, not =).
+    expect(lines[3]).toContain(',"x;=1+1;",');
     expect(lines[0]).toBe('time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorMessage,reads');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"file:///f/b,c.txt"');
