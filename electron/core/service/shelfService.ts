@@ -38,6 +38,7 @@ import { TextDiskCache } from '../documents/textDiskCache.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
 import { SearchIndex } from '../search/searchIndex.js';
+import { prepareConfigDir } from '../settings/configDir.js';
 import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
 import { VERSION } from '../version.js';
@@ -179,6 +180,7 @@ export class ShelfService implements ShelfMethods {
 
   /** Loads settings, listens on the socket and publishes the folders. */
   static async start(options: ServiceOptions): Promise<ShelfService> {
+    for (const warning of await prepareConfigDir(options.settingsDir)) options.log?.(warning);
     const store = new SettingsStore(options.settingsDir);
     const { settings, warning } = await store.load();
     if (warning) options.log?.(warning);
