@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { META_CSP } from '../../electron/desktop/windowOptions.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { connectSdkClient, runCli, socketDir, startShelf } from '../support/shelfProcess.js';
 import { connectWebApi } from '../support/webApi.js';
@@ -37,6 +38,20 @@ describe('the web host', () => {
         expect(res.body, bad).toBe('Bad request\n');
       }
       expect((await get(address, '/')).status).toBe(200);
+    } finally {
+      await shelf.stop();
+    }
+  });
+
+  it('serves the page with its CSP in a <meta> as well as the header (the fallback where no header is seen)', async () => {
+    const shelf = await startShelf([], ['--ui']);
+    try {
+      const page = await get(/window: (\S+)/.exec(shelf.stderr())?.[1] as string, '/');
+      const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page.body)?.[1]?.replace(/&#39;/g, "'");
+      expect(meta).toBe(META_CSP);
+      expect(META_CSP).toContain("script-src 'self'");
+      // It comes first in the head: a policy in a meta governs only what follows it.
+      expect(page.body.indexOf('Content-Security-Policy')).toBeLessThan(page.body.indexOf('<script'));
     } finally {
       await shelf.stop();
     }
