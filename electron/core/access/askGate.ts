@@ -104,14 +104,20 @@ export class AskGate {
       }
     }
     const party = partyOf(who);
-    let mine = 0;
-    let ours = 0;
+    let mine = 0; // this connection's asks waiting
+    let ours = 0; // its party's
     for (const w of this.waiting.values()) {
       if (w.ask.connectionId === who.connectionId) mine++;
       if (w.party === party) ours++;
     }
-    if (mine >= MAX_WAITING_PER_CONNECTION || ours >= MAX_WAITING_PER_PARTY) return Promise.reject(notAllowed(target.uri, 'busy'));
-    if (this.waiting.size >= MAX_WAITING && !this.makeRoomFor(ours)) return Promise.reject(notAllowed(target.uri, 'busy'));
+    // Full: room is made by the largest share (connections within the party, then parties), never taken from a smaller one.
+    const busy = () => Promise.reject(notAllowed(target.uri, 'busy'));
+    if (mine >= MAX_WAITING_PER_CONNECTION) return busy();
+    if (ours >= MAX_WAITING_PER_PARTY) {
+      if (!this.displace((w) => w.party === party, (w) => String(w.ask.connectionId), mine)) return busy();
+      ours--;
+    }
+    if (this.waiting.size >= MAX_WAITING && !this.displace(() => true, (w) => w.party, ours)) return busy();
 
     const now = Date.now();
     const timeout = this.options.timeoutMs();
@@ -142,18 +148,21 @@ export class AskGate {
   }
 
   /**
-   * The list is full: a party holding fewer asks than the largest party
-   * takes the place of that party's newest ask (refused as busy), so no
-   * party, however many connections it opens, keeps the others out.
+   * Makes room among the asks `among` takes, grouped by `groupOf`: a
+   * newcomer whose group holds `mine` takes the place of the newest ask of
+   * the largest group, if that group holds more than one more than it would
+   * (refused as busy). So no party, however many connections it opens, and
+   * no connection within a party (whose name anyone can give), keeps the
+   * others out; a newcomer never displaces a group no larger than its own.
    */
-  private makeRoomFor(ours: number): boolean {
+  private displace(among: (w: Waiting) => boolean, groupOf: (w: Waiting) => string, mine: number): boolean {
     const counts = new Map<string, number>();
-    for (const w of this.waiting.values()) counts.set(w.party, (counts.get(w.party) ?? 0) + 1);
+    for (const w of this.waiting.values()) if (among(w)) counts.set(groupOf(w), (counts.get(groupOf(w)) ?? 0) + 1);
     let largest: string | null = null;
-    for (const [party, n] of counts) if (largest === null || n > (counts.get(largest) ?? 0)) largest = party;
-    if (largest === null || (counts.get(largest) ?? 0) <= ours + 1) return false;
+    for (const [group, n] of counts) if (largest === null || n > (counts.get(largest) ?? 0)) largest = group;
+    if (largest === null || (counts.get(largest) ?? 0) <= mine + 1) return false;
     let newest: Waiting | null = null;
-    for (const w of this.waiting.values()) if (w.party === largest && (!newest || w.ask.id > newest.ask.id)) newest = w;
+    for (const w of this.waiting.values()) if (among(w) && groupOf(w) === largest && (!newest || w.ask.id > newest.ask.id)) newest = w;
     if (newest) this.finish(newest.ask.id, 'busy');
     return newest !== null;
   }

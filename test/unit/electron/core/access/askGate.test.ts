@@ -107,4 +107,23 @@ describe('AskGate', () => {
     g.close();
     expect((await Promise.all(flood)).filter((o) => o === '1005:busy').length).toBe(8 * 8 - 16 + 1);
   });
+
+  it('within a party (a name anyone can give), a connection with fewer asks takes the place of the busiest connection’s newest', async () => {
+    const { g } = gate();
+    const squatter: Array<Promise<string>> = [];
+    // Someone gives the name "Claude Desktop" on two connections and holds the party's 16.
+    for (let c = 1; c <= 2; c++) for (let i = 0; i < 8; i++) squatter.push(outcome(g.check(who(c, 'Claude Desktop'), target(`${c}-${i}.txt`))));
+    expect(g.pending()).toHaveLength(16);
+    const real = outcome(g.check(who(9, 'Claude Desktop'), target('mine.txt')));
+    expect(g.pending().some((p) => p.connectionId === 9)).toBe(true);
+    expect(g.pending()).toHaveLength(16);
+    // New connections of the squatter only push out its own asks, never the newcomer's one.
+    for (let c = 3; c <= 10; c++) squatter.push(outcome(g.check(who(c === 9 ? 99 : c, 'Claude Desktop'), target(`again-${c}.txt`))));
+    expect(g.pending().filter((p) => p.connectionId === 9)).toHaveLength(1);
+    expect(g.pending()).toHaveLength(16);
+    g.answer(g.pending().find((p) => p.connectionId === 9)!.id, 'once');
+    expect(await real).toBe('allowed');
+    g.close();
+    expect((await Promise.all(squatter)).filter((o) => o === '1005:busy')).toHaveLength(9);
+  });
 });
