@@ -197,9 +197,9 @@ describe('access history', () => {
       await api.call('updateSettings', { history: { maxBytes: 1024 * 1024 } });
       const c = await named(shelf.socketPath, 'eraser');
       expect((await c.request('resources/read', { uri: uriOf(root, 'hello.md') })).error).toBeUndefined();
-      // ~20,000 junk reads of ~350 bytes each would be 7 MB of history: seven times the budget.
+      // 8,000 junk reads of ~350 bytes each would be 2.8 MB of history: nearly three times the budget.
       const junk = (i: number) => uriOf(root, `missing/${String(i).padStart(6, '0')}-${'j'.repeat(100)}.txt`);
-      for (let batch = 0; batch < 200; batch++) {
+      for (let batch = 0; batch < 80; batch++) {
         const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => c.request('resources/read', { uri: junk(batch * 100 + i) })));
         expect(replies.every((r) => r.error?.code === -32602)).toBe(true);
       }
@@ -209,13 +209,13 @@ describe('access history', () => {
         return p.entries.some((e) => e.repeated) ? p.entries : null;
       }, 10_000, 'the folded entry');
       expect(mine.map((e) => [e.outcome, e.repeated ?? 1])).toEqual([
-        ['error', 19_997],
+        ['error', 7_997],
         ['error', 1],
         ['error', 1],
         ['error', 1],
         ['ok', 1],
       ]);
-      expect(mine[0]).toMatchObject({ uri: junk(19_999), errorCode: -32602 });
+      expect(mine[0]).toMatchObject({ uri: junk(7_999), errorCode: -32602 });
       expect((await api.call('fileAccess')).find((f) => f.uri === uriOf(root, 'hello.md'))).toMatchObject({ reads: 1, lastClient: 'eraser' });
       await api.close();
       await shelf.stop();
