@@ -217,8 +217,10 @@ export class Library {
       if (folder.state === 'missing' || folder.state === 'stopped') continue;
       const roots = folder.realRoot === folder.root ? [folder.root] : [folder.realRoot, folder.root];
       for (const root of roots) {
+        // Only a longer root can be more specific than one found: the rest cost a length check.
+        if (root.length <= depth) continue;
         const rel = relativeBelow(root, p);
-        const entry = rel === null || root.length <= depth ? undefined : folder.get(rel);
+        const entry = rel === null ? undefined : folder.get(rel);
         if (entry) {
           found = { folder, entry };
           depth = root.length;
