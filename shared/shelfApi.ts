@@ -163,9 +163,13 @@ export interface AccessEntry {
   /** For denied and failed reads: the JSON-RPC error code the client got, and its message. */
   errorCode: number | null;
   errorMessage: string | null;
+  /** The error's `data.reason`, when it gave one (1005: denied, timeout, no-window, busy…; 1006: no-text…). */
+  errorReason?: string;
   /**
-   * Not-found reads by one client in a row, folded into this one entry
-   * (which shows the last of them): how many it stands for. Absent for a single read.
+   * Noise by one client in a row (not-found reads, and reads refused
+   * without asking anyone: no window, too many waiting), folded into this
+   * one entry (which shows the last of them): how many it stands for.
+   * Absent for a single read.
    */
   repeated?: number;
 }

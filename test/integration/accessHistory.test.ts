@@ -223,4 +223,33 @@ describe('access history', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('reads of an ask-before-read folder refused at once (no window open) are folded the same way', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'shw-'));
+    try {
+      // --ui, but no tab open yet: nobody can be asked.
+      const shelf = await startShelf([root], ['--ui', '--ui-port', '0', '--ask-before-read'], { socketPath: path.join(dir, 's.sock') });
+      const c = await named(shelf.socketPath, 'knocker');
+      for (let batch = 0; batch < 10; batch++) {
+        const replies = await Promise.all(Array.from({ length: 100 }, () => c.request('resources/read', { uri: uriOf(root, 'hello.md') })));
+        expect(replies.every((r) => (r.error?.data as { reason?: string } | undefined)?.reason === 'no-window')).toBe(true);
+      }
+      c.close();
+      const api = await connectWebApi(shelf);
+      const mine = await eventually(async () => {
+        const p = await api.call('queryHistory', { client: 'knocker' });
+        return p.entries.some((e) => e.repeated) ? p.entries : null;
+      }, 10_000, 'the folded entry');
+      expect(mine.map((e) => [e.outcome, e.errorReason, e.repeated ?? 1])).toEqual([
+        ['denied', 'no-window', 997],
+        ['denied', 'no-window', 1],
+        ['denied', 'no-window', 1],
+        ['denied', 'no-window', 1],
+      ]);
+      await api.close();
+      await shelf.stop();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -10,7 +10,7 @@ import { joinRel } from '../library/uriPath.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
-import { type EntryDraft, NoiseFolder } from './noiseFolder.js';
+import { type EntryDraft, isNoise, NoiseFolder } from './noiseFolder.js';
 
 export type { Requester };
 
@@ -114,7 +114,8 @@ export class ClientReads {
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number } | { error: unknown }): void {
     const history = this.options.history;
     if (!history) return;
-    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown }) : null;
+    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown } }) : null;
+    const reason = failed?.data?.reason;
     const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
     const draft: EntryDraft = {
       time: Date.now(),
@@ -129,9 +130,10 @@ export class ClientReads {
       outcome: failed ? (code === ErrorCodes.readNotAllowed ? 'denied' : 'error') : 'ok',
       errorCode: code,
       errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
+      ...(typeof reason === 'string' ? { errorReason: reason } : {}),
     };
-    // Not found (or a URI no file could have): noise a client can make at will, folded per connection.
-    if (code === ErrorCodes.resourceNotFound) this.noise.noise(who.connectionId, draft);
+    // What a client can make at will (not found, refused without asking anyone): folded per connection.
+    if (isNoise(draft)) this.noise.noise(who.connectionId, draft);
     else {
       this.noise.real(who.connectionId);
       this.write(draft);

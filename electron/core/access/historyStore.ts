@@ -7,8 +7,8 @@ import { createInterface } from 'node:readline';
 import { stringify } from 'csv-stringify/sync';
 
 import { fileUriOfText } from '../../../shared/documentUris.js';
-import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from '../../../shared/shelfApi.js';
+import { isNoise } from './noiseFolder.js';
 
 /**
  * The access history on disk: append-only JSON Lines segments in one folder,
@@ -22,7 +22,7 @@ import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, Histo
  * - Bounds: whole segments are dropped, oldest first, past the byte budget or
  *   the age limit; the per-file counts the window shows are kept in memory and
  *   adjusted by what a dropped segment held (work in proportion to the drop).
- * - Noise (not-found reads, which a client can make at will) may hold at most
+ * - Noise (see isNoise: what a client can make at will) may hold at most
  *   NOISE_SHARE of the budget; past it such entries are not kept, so they
  *   can never push real reads (and the files' read counts) out.
  * - Start-up: opening reads only the newest segment's last lines (for the
@@ -69,8 +69,6 @@ const segmentName = (firstSeq: number) => `history-${String(firstSeq).padStart(1
 /** The share of the byte budget noise may hold (see isNoise). */
 const NOISE_SHARE = 1 / 16;
 
-/** A not-found read (or a URI no file could have): what a client can produce without end, kept apart from real reads. */
-const isNoise = (e: AccessEntry): boolean => e.outcome === 'error' && e.errorCode === ErrorCodes.resourceNotFound;
 
 /** Bytes an entry takes on disk (its line). */
 const lineBytes = (e: AccessEntry): number => Buffer.byteLength(JSON.stringify(e)) + 1;
@@ -312,13 +310,14 @@ export class HistoryStore {
       outcome: entry.outcome,
       errorCode: entry.errorCode,
       errorMessage: cut(entry.errorMessage),
+      ...(entry.errorReason !== undefined ? { errorReason: entry.errorReason.slice(0, 64) } : {}),
       ...(entry.repeated !== undefined ? { repeated: entry.repeated } : {}),
     };
     if (this.closed) return e;
     if (isNoise(e)) {
       const size = lineBytes(e);
       if (this.noiseBytes + size > this.limits.maxBytes * NOISE_SHARE) {
-        if (this.noiseDropped++ === 0) this.log('Access history: not-found reads hold their share of the history; more of them are not kept until older ones go');
+        if (this.noiseDropped++ === 0) this.log('Access history: not-found reads and refusals made without asking hold their share of the history; more of them are not kept until older ones go');
         return null;
       }
       this.noiseBytes += size;

@@ -1,7 +1,20 @@
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry } from '../../../shared/shelfApi.js';
 
 /** An entry as ClientReads records it (the store numbers it). */
 export type EntryDraft = Omit<AccessEntry, 'seq'>;
+
+/**
+ * Whether an entry is noise: what a client can produce without end and at
+ * once — a read of something that does not exist (or that it may not see:
+ * the answer is the same), or a read of an ask-before-read folder refused
+ * without anyone asked (no window open, too many already waiting). Reads
+ * the person denied, or that waited out their time, are not: each took an ask.
+ */
+export function isNoise(e: Pick<AccessEntry, 'outcome' | 'errorCode' | 'errorReason'>): boolean {
+  if (e.outcome === 'error') return e.errorCode === ErrorCodes.resourceNotFound;
+  return e.outcome === 'denied' && e.errorCode === ErrorCodes.readNotAllowed && (e.errorReason === 'no-window' || e.errorReason === 'busy');
+}
 
 export interface NoiseFolderOptions {
   /** Writes an entry to the history. */
@@ -29,14 +42,13 @@ const DEFAULT_SHOWN = 3;
 const DEFAULT_WINDOW_MS = 60_000;
 
 /**
- * Keeps real reads apart from noise in the access history. A client that
- * asks for files that do not exist (or that it may not see: the answer is
- * the same) in a flood would push its own real reads, and the files' read
- * counts, out of the bounded history. So a run of not-found reads by one
- * connection is written as its first few entries and then one entry that
- * stands for the rest (`repeated`), when the run ends: the client reads a
- * real file, disconnects, or a minute has passed (a flood that goes on is
- * one entry a minute).
+ * Keeps real reads apart from noise (see isNoise) in the access history. A
+ * client that floods it would push its own real reads, and the files' read
+ * counts, out of the bounded history. So a run of noise by one connection
+ * is written as its first few entries and then one entry that stands for
+ * the rest (`repeated`), when the run ends: the client reads a real file,
+ * disconnects, or a minute has passed (a flood that goes on is one entry a
+ * minute).
  */
 export class NoiseFolder {
   private readonly runs = new Map<number, Run>();
@@ -48,7 +60,7 @@ export class NoiseFolder {
     this.windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
   }
 
-  /** A not-found read by this connection: written, or folded into the run's summary. */
+  /** Noise by this connection: written, or folded into the run's summary. */
   noise(connectionId: number, entry: EntryDraft): void {
     let run = this.runs.get(connectionId);
     // A quiet connection starts a new run: its next few not-found reads are shown again.
@@ -106,7 +118,7 @@ export class NoiseFolder {
     this.options.write({
       ...last,
       repeated: folded,
-      errorMessage: `${folded} not-found reads in a row since ${since}, kept as one entry (the last of them is shown): ${last.errorMessage ?? ''}`,
+      errorMessage: `${folded} more like this in a row since ${since}, kept as one entry (the last of them is shown): ${last.errorMessage ?? ''}`,
     });
   }
 }

@@ -245,7 +245,7 @@ export function HistoryPanel({
                       {e.outcome === 'ok' ? 'read' : e.outcome === 'denied' ? 'denied' : 'failed'}
                     </span>
                     {e.repeated !== undefined && (
-                      <span className="muted small history-repeated" data-testid="history-repeated" title={`${e.repeated.toLocaleString()} not-found reads in a row, kept as one entry`}>
+                      <span className="muted small history-repeated" data-testid="history-repeated" title={`${e.repeated.toLocaleString()} more like this in a row (not found, or refused without asking), kept as one entry`}>
                         ×{e.repeated.toLocaleString(undefined, { notation: 'compact' })}
                       </span>
                     )}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { type EntryDraft, NoiseFolder } from '../../../../../electron/core/access/noiseFolder.js';
+import { type EntryDraft, isNoise, NoiseFolder } from '../../../../../electron/core/access/noiseFolder.js';
 
 const notFound = (i: number, time = 1000 + i): EntryDraft => ({
   time,
@@ -32,7 +32,7 @@ describe('NoiseFolder', () => {
     noise.real(7);
     expect(written).toHaveLength(4);
     expect(written[3]).toMatchObject({ uri: 'file:///nope/999', repeated: 997, time: 1999 });
-    expect(written[3]?.errorMessage).toMatch(/^997 not-found reads in a row since .*: Resource not found$/);
+    expect(written[3]?.errorMessage).toMatch(/^997 more like this in a row since .*: Resource not found$/);
     // A new run after the real read shows its first few again.
     noise.noise(7, notFound(2000));
     expect(written).toHaveLength(5);
@@ -60,5 +60,16 @@ describe('NoiseFolder', () => {
     expect(written.at(-1)).toMatchObject({ uri: 'file:///nope/99' });
     expect(written.at(-1)?.repeated).toBeUndefined();
     noise.close();
+  });
+
+  it('counts as noise what a client can make at will: not found, and refusals nobody was asked about', () => {
+    expect(isNoise({ outcome: 'error', errorCode: -32602 })).toBe(true);
+    expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'no-window' })).toBe(true);
+    expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'busy' })).toBe(true);
+    // The person answered, or an ask waited out its time: real.
+    expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'denied' })).toBe(false);
+    expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'timeout' })).toBe(false);
+    expect(isNoise({ outcome: 'error', errorCode: 1003 })).toBe(false);
+    expect(isNoise({ outcome: 'ok', errorCode: null })).toBe(false);
   });
 });
