@@ -422,10 +422,10 @@ export class HistoryStore {
       format === 'jsonl'
         ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
         : stringify(
-            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorMessage, e.repeated ?? 1]),
+            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorReason ?? null, e.errorMessage, e.repeated ?? 1]),
             {
               header: true,
-              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorMessage', 'reads'],
+              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorReason', 'errorMessage', 'reads'],
               // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
               escape_formulas: true,
               // Where the list separator is ";" (many locales), an unquoted `x;=1+1;` splits into cells and the middle one is a formula.
