@@ -2,6 +2,16 @@ import { resolve } from 'node:path';
 
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+import { META_CSP } from './electron/desktop/windowOptions.js';
+
+/** The built page carries its CSP in a <meta> too (the dev server's page does not: its injected scripts would be refused). */
+const metaCsp = (): Plugin => ({
+  name: 'mcp-shelf-meta-csp',
+  apply: 'build',
+  transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CSP }, injectTo: 'head-prepend' }],
+});
 
 /**
  * main and preload for Electron, and the renderer that both hosts serve
@@ -33,7 +43,7 @@ export default defineConfig({
   renderer: {
     root: 'renderer',
     base: './',
-    plugins: [react()],
+    plugins: [react(), metaCsp()],
     build: {
       outDir: resolve('out/renderer'),
       emptyOutDir: true,

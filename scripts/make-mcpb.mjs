@@ -3,7 +3,10 @@
 // Claude Desktop installs in one click): a manifest and the stdio bridge,
 // which connects to the running MCP Shelf's socket. The bundle holds no
 // server of its own: the app (or `mcp-shelf serve`) must be running, and
-// the bridge says so to the client when it is not.
+// the bridge says so to the client when it is not. It runs on the Node the
+// client brings (server.type "node"), never the app's executable in Node
+// mode (that fuse is off), and it checks the socket before it speaks, as
+// `mcp-shelf connect` does.
 import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

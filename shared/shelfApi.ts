@@ -212,6 +212,15 @@ export interface AccessEntry {
   errorMessage: string | null;
   /** What a tool read gave, when not the whole file as it is: "lines 1–2,000 of 120,000", "pages 3–5, text", "image 1568×1045 JPEG (from 3000×2000 PNG)", "described (binary)". */
   detail?: string | null;
+  /** The error's `data.reason`, when it gave one (1005: denied, timeout, no-window, busy…; 1006: no-text…). */
+  errorReason?: string;
+  /**
+   * Noise by one client in a row (not-found reads, and reads refused
+   * without asking anyone: no window, too many waiting), folded into this
+   * one entry (which shows the last of them): how many it stands for.
+   * Absent for a single read.
+   */
+  repeated?: number;
 }
 
 export interface HistoryQuery {
@@ -265,10 +274,21 @@ export interface AccessAsk {
   time: number;
   /** When it is denied without an answer. */
   deadline: number;
+  /** The name and version the client gives itself (anyone can give any name). */
   client: string | null;
   clientVersion: string | null;
+  /** MCP Shelf's own facts about the requester: its connection, how it connects, since when. */
   connectionId: number;
   transport: 'socket' | 'http';
+  protocolVersion: string | null;
+  /** When the connection began (a 2026-07-28 HTTP client has none: its first request under this name). */
+  connectedAt: number;
+  /**
+   * Whether "Allow this client" is offered: only where consent can be tied
+   * to something the client cannot copy (a socket connection, a 2025 HTTP
+   * session). A 2026-07-28 HTTP request stands alone, so only this read can be allowed.
+   */
+  allowClient: boolean;
   uri: string;
   /** The file's path inside its folder. */
   path: string;
@@ -276,7 +296,7 @@ export interface AccessAsk {
   size: number;
 }
 
-/** once: this read; client: every read by this connection until it disconnects; deny: this read. */
+/** once: this read; client: every read by this connection until it disconnects (where offered); deny: this read. */
 export type AccessDecision = 'once' | 'client' | 'deny';
 
 export type TrafficDirection = 'in' | 'out';

@@ -1,12 +1,14 @@
 import { readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import type { Page } from '@playwright/test';
 
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, publishByPath, shoot, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, SHOTS, test } from './shelfFixture.js';
 
 /** The person decides what clients read: the ask prompt, the read marks, the history view. */
 
@@ -92,6 +94,90 @@ test('ask before read: a read waits for the window, other folders do not; allow,
   }
 });
 
+/** A port free now (for --http, whose address the fixture does not read back). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The prompt at the sizes a person may have it, light and dark (the smallest window the app allows, and a laptop). */
+async function shootPrompt(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const size of [{ width: 800, height: 600 }, { width: 1440, height: 900 }]) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${scheme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (before) await page.setViewportSize(before);
+}
+
+test('the prompt shows who asks beyond the name it gives, takes no click in its first half second, and offers a 2026-07-28 HTTP client "Allow once" only', async ({ page, startShelf }) => {
+  const port = await freePort();
+  const shelf = await startShelf(['--http', `127.0.0.1:${port}`, '--http-no-auth']);
+  // The page's clock is ours: the half second the prompt waits passes when the test says so.
+  await page.clock.install();
+  await page.goto(shelf.url);
+  await publish(page, privateDir);
+  await page.getByRole('button', { name: `Options of ${path.basename(privateDir)}` }).click();
+  await page.getByTestId('ask-before-read').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('badge-ask')).toHaveCount(1);
+
+  const prompt = page.getByRole('alertdialog');
+  const client = await connectSdkClient(shelf.socketPath, 'Claude Desktop');
+  const modern = new V2Client({ name: 'Claude Desktop', version: '9.9' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await modern.connect(new V2Http(new URL(`http://127.0.0.1:${port}/mcp`)));
+  try {
+    // Toasts gone (they wait on the clock too), then time stands still.
+    await expect(page.locator('.toast')).toHaveCount(0);
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
+    let settled = false;
+    const read = client.readResource({ uri: uriOf(privateDir, 'diary.md') }).finally(() => (settled = true));
+    await expect(prompt).toContainText('Allow Claude Desktop 1.0.0 to read this file?');
+    await expect(page.getByTestId('ask-who')).toContainText(/Client #\d+.*over the local socket.*20\d\d-\d\d-\d\d.*connected \d/);
+    await expect(prompt).toContainText('The name is what the client calls itself');
+    // Just shown: the allow buttons take nothing, and a click on Deny is not taken either.
+    await expect(page.getByTestId('ask-allow-once')).toBeDisabled();
+    await expect(page.getByTestId('ask-allow-client')).toBeDisabled();
+    await expect(page.getByTestId('ask-deny')).toBeFocused();
+    await page.getByTestId('ask-deny').click();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(settled).toBe(false);
+    await expect(prompt).toBeVisible();
+    await page.clock.runFor(600);
+    await expect(page.getByTestId('ask-allow-once')).toBeEnabled();
+    await shootPrompt(page, '08b-ask-socket');
+    await page.getByTestId('ask-allow-once').click();
+    expect((await read).contents[0]).toMatchObject({ text: '# Private\n\nDear diary…\n' });
+    await expect(prompt).toHaveCount(0);
+
+    // The same name over stateless HTTP: nothing to tie "this client" to, so the prompt offers this read only and says why.
+    const viaHttp = modern.readResource({ uri: uriOf(privateDir, 'taxes/2025.csv') });
+    await expect(prompt).toContainText('Allow Claude Desktop 9.9 to read this file?');
+    await expect(page.getByTestId('ask-who')).toContainText(/over HTTP, no connection.*2026-07-28.*first request/);
+    await expect(page.getByTestId('ask-once-only')).toContainText('only this one read can be allowed');
+    await expect(page.getByTestId('ask-allow-client')).toHaveCount(0);
+    await page.clock.runFor(600);
+    await expect(page.getByTestId('ask-allow-once')).toBeEnabled();
+    await shootPrompt(page, '08c-ask-http-once');
+    await page.getByTestId('ask-allow-once').click();
+    expect((await viaHttp).contents[0]).toMatchObject({ text: 'year,total\n2025,1234\n' });
+  } finally {
+    await page.clock.resume();
+    await modern.close();
+    await client.close();
+  }
+});
+
 test('history: read marks in the tree, the file’s reads in the preview, a filterable history, CSV export', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publish(page, openDir);
@@ -139,6 +225,23 @@ test('history: read marks in the tree, the file’s reads in the preview, a filt
   await expect(page.getByTestId('history-row')).toHaveCount(2);
   await page.getByTestId('history-row').first().getByRole('button', { name: 'README.md' }).click();
   await expect(page.getByTestId('resource-uri')).toHaveText(uriOf(openDir, 'README.md'));
+});
+
+test('a run of not-found reads is one row that says how many it stands for', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publish(page, openDir);
+  const prober = await connectSdkClient(shelf.socketPath, 'Prober');
+  try {
+    await prober.readResource({ uri: uriOf(openDir, 'README.md') });
+    for (let i = 0; i < 50; i++) await prober.readResource({ uri: uriOf(openDir, `.ssh/id_${i}`) }).catch(() => undefined);
+  } finally {
+    await prober.close();
+  }
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByTestId('history-row')).toHaveCount(5);
+  await expect(page.getByTestId('history-row').first().getByTestId('history-repeated')).toHaveText('×47');
+  await expect(page.getByTestId('history-row').last()).toContainText('README.md');
+  await shootPrompt(page, '09b-history-folded');
 });
 
 test('the empty history says what it will hold', async ({ page, shelf }) => {

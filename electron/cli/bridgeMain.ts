@@ -2,8 +2,9 @@ import { connectCommand } from './connectCommand.js';
 
 /**
  * The stdio bridge as one dependency-free file, shipped unpacked inside the
- * installed app: `<app executable>` with ELECTRON_RUN_AS_NODE=1, or any Node,
- * runs it as `mcp-shelf-bridge.cjs connect [--socket PATH]`.
+ * installed app and in the .mcpb: any Node runs it as
+ * `mcp-shelf-bridge.cjs connect [--socket PATH]` (the app's own executable
+ * is the bridge too, with --mcp-bridge).
  */
 const [command, ...rest] = process.argv.slice(2);
 if (command !== undefined && command !== 'connect') {

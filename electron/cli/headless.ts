@@ -1,8 +1,11 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { FolderOptions } from '../../shared/shelfApi.js';
 import { folderProblem } from '../core/library/library.js';
+import { isInside } from '../core/library/uriPath.js';
 import { nodeBridgeCommand } from '../core/service/clientConfigs.js';
+import { rootProblem } from '../core/service/folderRegistry.js';
 import { builtWorkers, type ServiceOptions, ShelfService } from '../core/service/shelfService.js';
 import { defaultSettingsDir } from '../core/settings/settingsStore.js';
 import { PACKAGE_ROOT, RENDERER_DIR } from '../core/version.js';
@@ -39,16 +42,24 @@ export const WORKERS = builtWorkers(path.join(PACKAGE_ROOT, 'dist', 'electron'))
 /** The document-text worker, built beside the CLI. */
 export const EXTRACT_WORKER = WORKERS.extractWorker as string;
 
-/** Checks every folder before anything starts, so one typo does not leave a half-started server. */
+/**
+ * Checks every folder before anything starts, so one typo does not leave a
+ * half-started server: it exists, is no credentials folder, and neither
+ * holds nor lies inside another one given (by where each really is).
+ */
 export async function checkFolders(folders: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
+  const out: Array<{ abs: string; real: string }> = [];
   for (const f of folders) {
     const abs = path.resolve(f);
-    const problem = await folderProblem(abs);
+    const problem = (await folderProblem(abs)) ?? (await rootProblem(abs));
     if (problem) throw new UsageError(`${problem}: ${abs}`);
-    if (!out.includes(abs)) out.push(abs);
+    if (out.some((o) => o.abs === abs)) continue;
+    const real = await realpath(abs);
+    const other = out.find((o) => o.real === real || isInside(o.real, real) || isInside(real, o.real));
+    if (other) throw new UsageError(`${abs} and ${other.abs} overlap (${real === other.real ? 'the same folder' : 'one holds the other'}): give one of them`);
+    out.push({ abs, real });
   }
-  return out;
+  return out.map((o) => o.abs);
 }
 
 /** The core without a window: the service on its socket, and optionally the browser UI. */

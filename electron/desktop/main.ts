@@ -4,10 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 
 import type { AccessAsk } from '../../shared/shelfApi.js';
-import { type BridgeCommand,nodeBridgeCommand } from '../core/service/clientConfigs.js';
+import { appBridgeCommand, type BridgeCommand, nodeBridgeCommand } from '../core/service/clientConfigs.js';
 import { builtWorkers, ShelfService } from '../core/service/shelfService.js';
 import { loadBounds, saveBounds } from '../core/settings/windowState.js';
+import { runBridge } from '../core/transport/bridge.js';
+import { defaultSocketPath } from '../core/transport/socketPath.js';
 import { forwardEvents, registerIpc } from './ipc.js';
+import { BRIDGE_USAGE, type Launch, launchMode, publishAskOptions } from './launchMode.js';
 import { APP_CSP, folderArgs, isAppUrl, mainWindowOptions } from './windowOptions.js';
 
 /**
@@ -26,14 +29,12 @@ let service: ShelfService | null = null;
 let quitting = false;
 
 /**
- * Packaged: this app's own executable runs the bundled, unpacked bridge as
- * Node (ELECTRON_RUN_AS_NODE=1), so clients need no separate Node.
+ * Packaged: this app's own executable is the bridge (`--mcp-bridge`, see
+ * launchMode.ts), so clients need no separate Node and the runAsNode fuse
+ * stays off.
  */
 function bridgeCommand(socketPath: string): BridgeCommand {
-  if (app.isPackaged) {
-    const script = path.join(process.resourcesPath, 'app.asar.unpacked', 'out', 'bridge', 'mcp-shelf-bridge.cjs');
-    return { command: process.execPath, args: [script, 'connect', '--socket', socketPath], env: { ELECTRON_RUN_AS_NODE: '1' } };
-  }
+  if (app.isPackaged) return appBridgeCommand(process.execPath, socketPath);
   return nodeBridgeCommand('node', path.join(app.getAppPath(), 'dist', 'electron', 'cli.js'), socketPath);
 }
 
@@ -53,6 +54,21 @@ async function addFolders(paths: string[]): Promise<void> {
     });
   }
 }
+
+/**
+ * Folders named on the command line (the first launch's, or a second
+ * launch's handed over): any program can start the app so, so the window
+ * asks before they are published.
+ */
+async function askToPublish(paths: string[]): Promise<void> {
+  if (!service || paths.length === 0) return;
+  await showWindow();
+  const options = publishAskOptions(paths);
+  const { response } = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+  if (response !== 0) return;
+  await addFolders(paths);
+}
+
 
 async function pickFolders(): Promise<string[] | null> {
   const options = { title: 'Publish folders', properties: ['openDirectory', 'multiSelections'] as Array<'openDirectory' | 'multiSelections'> };
@@ -147,7 +163,8 @@ function announceAsks(asks: AccessAsk[]): void {
   const first = fresh[0] as AccessAsk;
   void showWindow();
   if (Notification.isSupported()) {
-    const who = first.client ?? 'A client';
+    // The name is the client's own claim: said as such.
+    const who = first.client ? `A client calling itself “${first.client}” (#${first.connectionId})` : `Client #${first.connectionId}`;
     const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more)` : '';
     const note = new Notification({ title: 'Allow this read?', body: `${who} wants to read ${first.path}${more}. Answer in MCP Shelf.` });
     note.on('click', () => void showWindow());
@@ -182,14 +199,38 @@ async function start(): Promise<void> {
   tray.on('click', () => void showWindow());
   await refreshTray();
   await createWindow();
-  await addFolders(folderArgs(process.argv));
+  await askToPublish(folderArgs(process.argv));
 }
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
+/**
+ * The app's executable as the stdio bridge: the client's stdin/stdout piped
+ * to the socket, and nothing else — no window, no tray, no Dock icon, no
+ * single-instance lock (a running app is not disturbed), no server.
+ */
+function runAsBridge(launch: Extract<Launch, { mode: 'bridge' | 'bridge-usage' }>): void {
+  app.dock?.hide();
+  if (launch.mode === 'bridge-usage') {
+    process.stderr.write(`mcp-shelf: ${launch.error}\n\n${BRIDGE_USAGE}`);
+    app.exit(2);
+    return;
+  }
+  const socketPath = launch.socket ?? defaultSocketPath();
+  void runBridge(socketPath, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, { isDefault: socketPath === defaultSocketPath() }).then(
+    (code) => app.exit(code),
+    (err: Error) => {
+      process.stderr.write(`mcp-shelf: ${err.message}\n`);
+      app.exit(1);
+    },
+  );
+}
+
+function runAsApp(): void {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
   app.on('second-instance', (_event, argv) => {
-    void showWindow().then(() => addFolders(folderArgs(argv)));
+    void askToPublish(folderArgs(argv));
   });
   app.on('window-all-closed', () => {
     // The server keeps running in the tray; Quit ends it.
@@ -209,3 +250,8 @@ if (!app.requestSingleInstanceLock()) {
       app.exit(1);
     });
 }
+
+// Decided before anything starts: the bridge must not take the lock, open a window or start a server.
+const launch = launchMode(process.argv);
+if (launch.mode === 'app') runAsApp();
+else runAsBridge(launch);

@@ -18,6 +18,15 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The same policy as a `<meta>` in the page, for where no header carries it
+ * (a file:// load whose response headers no hook sees). A meta cannot say
+ * frame-ancestors (browsers ignore it there and warn), so it is left out.
+ */
+export const META_CSP = APP_CSP.split('; ')
+  .filter((d) => !d.startsWith('frame-ancestors'))
+  .join('; ');
+
 export interface Bounds {
   width: number;
   height: number;

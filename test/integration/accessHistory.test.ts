@@ -154,26 +154,98 @@ describe('access history', () => {
     }
   }, 90_000);
 
-  it('holds its byte bound under a flood of reads with long URIs', async () => {
+  /** A raw client that calls itself `name`. */
+  async function named(socketPath: string, name: string): Promise<RawClient> {
+    const c = await RawClient.connect(socketPath);
+    await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } });
+    c.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return c;
+  }
+
+  it('holds its byte bound under a flood of reads by a client with a long name', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'shb-'));
     try {
       const shelf = await startShelf([root], ['--ui', '--ui-port', '0'], { socketPath: path.join(dir, 's.sock') });
       const api = await connectWebApi(shelf);
       await api.call('updateSettings', { history: { maxBytes: 1024 * 1024 } });
-      const c = await RawClient.initialized(shelf.socketPath);
-      const long = uriOf(root, `${'x'.repeat(4000)}.txt`);
+      const c = await named(shelf.socketPath, 'n'.repeat(5000));
       for (let batch = 0; batch < 40; batch++) {
-        await Promise.all(Array.from({ length: 100 }, () => c.request('resources/read', { uri: long })));
+        await Promise.all(Array.from({ length: 100 }, () => c.request('resources/read', { uri: uriOf(root, 'hello.md') })));
       }
       await new Promise((r) => setTimeout(r, 600));
       const files = await readdir(path.join(dir, 'history'));
       const bytes = (await Promise.all(files.map((f) => stat(path.join(dir, 'history', f))))).reduce((n, s) => n + s.size, 0);
       // The budget, plus at most the segment being written (an eighth of it, at least 256 KiB).
       expect(bytes).toBeLessThanOrEqual(1024 * 1024 + 256 * 1024 + 8192);
-      const page = await api.call('queryHistory', { limit: 1 });
-      expect(page.entries[0]?.seq).toBe(4000);
+      expect((await api.call('queryHistory', { limit: 1 })).entries[0]?.seq).toBe(4000);
       // A stored string a client chose is cut to 2,048 characters.
+      await c.request('resources/read', { uri: uriOf(root, `${'x'.repeat(4000)}.txt`) });
+      const page = await eventually(async () => ((await api.call('queryHistory', { limit: 1 })).entries[0]?.seq === 4001 ? api.call('queryHistory', { limit: 1 }) : null));
       expect(page.entries[0]?.uri.length).toBe(2048);
+      await api.close();
+      await shelf.stop();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a flood of not-found reads cannot erase a client’s real read or the file’s count: a run is kept as its first few and one entry for the rest', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'shn-'));
+    try {
+      const shelf = await startShelf([root], ['--ui', '--ui-port', '0'], { socketPath: path.join(dir, 's.sock') });
+      const api = await connectWebApi(shelf);
+      await api.call('updateSettings', { history: { maxBytes: 1024 * 1024 } });
+      const c = await named(shelf.socketPath, 'eraser');
+      expect((await c.request('resources/read', { uri: uriOf(root, 'hello.md') })).error).toBeUndefined();
+      // 8,000 junk reads of ~350 bytes each would be 2.8 MB of history: nearly three times the budget.
+      const junk = (i: number) => uriOf(root, `missing/${String(i).padStart(6, '0')}-${'j'.repeat(100)}.txt`);
+      for (let batch = 0; batch < 80; batch++) {
+        const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => c.request('resources/read', { uri: junk(batch * 100 + i) })));
+        expect(replies.every((r) => r.error?.code === -32602)).toBe(true);
+      }
+      c.close();
+      const mine = await eventually(async () => {
+        const p = await api.call('queryHistory', { client: 'eraser' });
+        return p.entries.some((e) => e.repeated) ? p.entries : null;
+      }, 10_000, 'the folded entry');
+      expect(mine.map((e) => [e.outcome, e.repeated ?? 1])).toEqual([
+        ['error', 7_997],
+        ['error', 1],
+        ['error', 1],
+        ['error', 1],
+        ['ok', 1],
+      ]);
+      expect(mine[0]).toMatchObject({ uri: junk(7_999), errorCode: -32602 });
+      expect((await api.call('fileAccess')).find((f) => f.uri === uriOf(root, 'hello.md'))).toMatchObject({ reads: 1, lastClient: 'eraser' });
+      await api.close();
+      await shelf.stop();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('reads of an ask-before-read folder refused at once (no window open) are folded the same way', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'shw-'));
+    try {
+      // --ui, but no tab open yet: nobody can be asked.
+      const shelf = await startShelf([root], ['--ui', '--ui-port', '0', '--ask-before-read'], { socketPath: path.join(dir, 's.sock') });
+      const c = await named(shelf.socketPath, 'knocker');
+      for (let batch = 0; batch < 10; batch++) {
+        const replies = await Promise.all(Array.from({ length: 100 }, () => c.request('resources/read', { uri: uriOf(root, 'hello.md') })));
+        expect(replies.every((r) => (r.error?.data as { reason?: string } | undefined)?.reason === 'no-window')).toBe(true);
+      }
+      c.close();
+      const api = await connectWebApi(shelf);
+      const mine = await eventually(async () => {
+        const p = await api.call('queryHistory', { client: 'knocker' });
+        return p.entries.some((e) => e.repeated) ? p.entries : null;
+      }, 10_000, 'the folded entry');
+      expect(mine.map((e) => [e.outcome, e.errorReason, e.repeated ?? 1])).toEqual([
+        ['denied', 'no-window', 997],
+        ['denied', 'no-window', 1],
+        ['denied', 'no-window', 1],
+        ['denied', 'no-window', 1],
+      ]);
       await api.close();
       await shelf.stop();
     } finally {

@@ -94,6 +94,52 @@ describe('ask before read', () => {
       }
     });
 
+    it('a 2026-07-28 HTTP client is offered "Allow once" only: another request giving its name is asked about again', async () => {
+      const v2 = new V2Client({ name: 'modern-http', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await v2.connect(new V2Http(new URL(shelf.http?.url as string), { requestInit: { headers: { Authorization: `Bearer ${shelf.http?.token}` } } }));
+      const bridged = await connectSdkClient(shelf.socketPath, 'legacy-bridge');
+      try {
+        const read = v2.readResource({ uri: uriOf(asked, 'secret.md') });
+        const ask = await waitingAsk(uriOf(asked, 'secret.md'));
+        expect(ask).toMatchObject({ client: 'modern-http', transport: 'http', protocolVersion: '2026-07-28', allowClient: false });
+        expect(ask.connectedAt).toBeLessThanOrEqual(ask.time);
+        // What a window that offered "Allow this client" would send: it allows this read and nothing more.
+        await api.call('answerAsk', ask.id, 'client');
+        expect((await read).contents[0]).toMatchObject({ text: 'private notes' });
+        // Any program holding the token can send a request under that name: it is asked about, not let through.
+        const uri = uriOf(asked, 'third.md');
+        const impostor = fetch(shelf.http?.url as string, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${shelf.http?.token}`,
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            'MCP-Protocol-Version': '2026-07-28',
+            'Mcp-Method': 'resources/read',
+            'Mcp-Name': uri,
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 7,
+            method: 'resources/read',
+            params: { uri, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'modern-http', version: '2.0.0' } } },
+          }),
+        }).then((r) => r.json() as Promise<{ error?: { code: number; data: { reason: string } } }>);
+        const second = await waitingAsk(uri);
+        expect(second).toMatchObject({ client: 'modern-http', allowClient: false });
+        await api.call('answerAsk', second.id, 'deny');
+        expect((await impostor).error).toMatchObject({ code: ErrorCodes.readNotAllowed, data: { reason: 'denied' } });
+        // A connection (the bridge) is offered "Allow this client": its grant is its own.
+        const viaBridge = bridged.readResource({ uri });
+        expect(await waitingAsk(uri)).toMatchObject({ client: 'legacy-bridge', transport: 'socket', allowClient: true });
+        await api.call('answerAsk', (await waitingAsk(uri)).id, 'once');
+        await viaBridge;
+      } finally {
+        await v2.close();
+        await bridged.close();
+      }
+    });
+
     it('deny and no answer give error 1005 with the reason, over the bridge (2025-11-25), and are in the history', async () => {
       const v1 = await connectSdkClient(shelf.socketPath, 'legacy-bridge');
       try {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { listPackage, statFile } from '@electron/asar';
+import { extractFile, listPackage, statFile } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -100,17 +100,25 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
     expect(help.stdout).toContain('Usage: mcp-shelf connect');
   });
 
-  it('sets the Electron fuses: cookie encryption on, NODE_OPTIONS and inspect off, asar only with integrity, runAsNode kept for the bridge', async () => {
+  it('sets the Electron fuses: cookie encryption on, runAsNode, NODE_OPTIONS and inspect off, asar only with integrity; the app is its own bridge', async () => {
     const wire = await getCurrentFuseWire(path.join(unpacked, 'mcp-shelf'));
     const on = (o: FuseV1Options) => String.fromCharCode(wire[o] as unknown as number);
-    expect(on(FuseV1Options.RunAsNode)).toBe('1');
+    expect(on(FuseV1Options.RunAsNode)).toBe('0');
     expect(on(FuseV1Options.EnableCookieEncryption)).toBe('1');
     expect(on(FuseV1Options.EnableNodeOptionsEnvironmentVariable)).toBe('0');
     expect(on(FuseV1Options.EnableNodeCliInspectArguments)).toBe('0');
     expect(on(FuseV1Options.EnableEmbeddedAsarIntegrityValidation)).toBe('1');
     expect(on(FuseV1Options.OnlyLoadAppFromAsar)).toBe('1');
     const config = await readFile(path.join(ROOT, 'electron-builder.yml'), 'utf8');
-    expect(config).toMatch(/runAsNode: true\s*\n/);
-    expect(config).toMatch(/ELECTRON_RUN_AS_NODE=1/); // the config says why runAsNode stays on
+    expect(config).toMatch(/runAsNode: false\s*\n/);
+    // With the fuse off, clients run the bridge as `<app> --mcp-bridge`: the packaged main handles it.
+    const main = extractFile(path.join(unpacked, 'resources', 'app.asar'), 'out/main/main.js').toString('utf8');
+    expect(main).toMatch(/["'`]--mcp-bridge["'`]/);
+    expect(main).not.toContain('ELECTRON_RUN_AS_NODE');
+  });
+
+  it('asks macOS for no entitlement beyond the JIT', async () => {
+    const plist = await readFile(path.join(ROOT, 'build', 'entitlements.mac.plist'), 'utf8');
+    expect([...plist.matchAll(/<key>([^<]+)<\/key>/g)].map((m) => m[1])).toEqual(['com.apple.security.cs.allow-jit']);
   });
 });

@@ -5,10 +5,20 @@ import { ShelfError } from '../library/shelfError.js';
 /** Who is reading: one connection (socket, 2025 HTTP session) or one modern HTTP client (per name and version). */
 export interface Requester {
   connectionId: number;
+  /** The name and version the client gives itself: shown, never trusted. */
   name: string | null;
   version: string | null;
   protocolVersion: string | null;
   transport: 'socket' | 'http';
+  /** When its connection began (a modern HTTP client: its first request under this name). */
+  connectedAt: number;
+  /**
+   * Whether "Allow this client" can be tied to it: true for a socket
+   * connection or a 2025 HTTP session, which no other program can use;
+   * false for a 2026-07-28 HTTP request, which stands alone and whose name
+   * any program holding the token can send.
+   */
+  grantable: boolean;
 }
 
 /** The file a read would open. */
@@ -30,9 +40,18 @@ export interface AskGateOptions {
   changed: (asks: AccessAsk[]) => void;
 }
 
-/** Asks waiting at once, for all clients together, and per connection: past these a read is refused rather than queued. */
+/** Asks waiting at once, for all clients together, per party and per connection: past these a read is refused rather than queued. */
 const MAX_WAITING = 64;
+const MAX_WAITING_PER_PARTY = 16;
 const MAX_WAITING_PER_CONNECTION = 8;
+
+/**
+ * Who counts as one party for sharing the waiting list: what the prompt
+ * shows as one client (its name on its transport), or the connection when
+ * it gives no name. One party spreading over many connections gets one
+ * party's share, not a share per connection.
+ */
+const partyOf = (who: Requester): string => (who.name === null ? `#${who.connectionId}` : `${who.transport}\u0000${who.name}`);
 
 const REASONS: Record<RefusalReason, string> = {
   denied: 'the person at MCP Shelf denied it',
@@ -49,6 +68,7 @@ export function notAllowed(uri: string, reason: RefusalReason): ShelfError {
 
 interface Waiting {
   ask: AccessAsk;
+  party: string;
   settle: (allowed: RefusalReason | null) => void;
   timer: NodeJS.Timeout;
   /** Reads of the same file by the same connection, answered together. */
@@ -60,6 +80,11 @@ interface Waiting {
  * allows it once, allows this client (connection) until it disconnects, or
  * denies it; no answer within the timeout is a deny. Waiting holds no file
  * open and no lock, so other reads — other folders, other clients — go on.
+ *
+ * Consent is tied to what a client cannot copy: a grant belongs to one
+ * socket connection or 2025 HTTP session, never to a name. A 2026-07-28
+ * HTTP request has neither, so it can only be allowed once, and each such
+ * request is asked about on its own.
  */
 export class AskGate {
   private readonly waiting = new Map<number, Waiting>();
@@ -71,13 +96,28 @@ export class AskGate {
 
   /** Resolves when the read may go on; rejects with notAllowed otherwise. */
   check(who: Requester, target: AskTarget): Promise<void> {
-    if (this.grants.get(who.connectionId)?.has(target.folder)) return Promise.resolve();
+    if (who.grantable && this.grants.get(who.connectionId)?.has(target.folder)) return Promise.resolve();
     if (this.options.windows() === 0) return Promise.reject(notAllowed(target.uri, 'no-window'));
-    for (const w of this.waiting.values()) {
-      if (w.ask.connectionId === who.connectionId && w.ask.uri === target.uri) return w.promise;
+    if (who.grantable) {
+      for (const w of this.waiting.values()) {
+        if (w.ask.allowClient && w.ask.connectionId === who.connectionId && w.ask.uri === target.uri) return w.promise;
+      }
     }
-    const mine = [...this.waiting.values()].filter((w) => w.ask.connectionId === who.connectionId).length;
-    if (this.waiting.size >= MAX_WAITING || mine >= MAX_WAITING_PER_CONNECTION) return Promise.reject(notAllowed(target.uri, 'busy'));
+    const party = partyOf(who);
+    let mine = 0; // this connection's asks waiting
+    let ours = 0; // its party's
+    for (const w of this.waiting.values()) {
+      if (w.ask.connectionId === who.connectionId) mine++;
+      if (w.party === party) ours++;
+    }
+    // Full: room is made by the largest share (connections within the party, then parties), never taken from a smaller one.
+    const busy = () => Promise.reject(notAllowed(target.uri, 'busy'));
+    if (mine >= MAX_WAITING_PER_CONNECTION) return busy();
+    if (ours >= MAX_WAITING_PER_PARTY) {
+      if (!this.displace((w) => w.party === party, (w) => String(w.ask.connectionId), mine)) return busy();
+      ours--;
+    }
+    if (this.waiting.size >= MAX_WAITING && !this.displace(() => true, (w) => w.party, ours)) return busy();
 
     const now = Date.now();
     const timeout = this.options.timeoutMs();
@@ -89,6 +129,9 @@ export class AskGate {
       clientVersion: who.version,
       connectionId: who.connectionId,
       transport: who.transport,
+      protocolVersion: who.protocolVersion,
+      connectedAt: who.connectedAt,
+      allowClient: who.grantable,
       uri: target.uri,
       path: target.path,
       folder: target.folder,
@@ -99,22 +142,43 @@ export class AskGate {
       settle = (refusal) => (refusal === null ? resolve() : reject(notAllowed(target.uri, refusal)));
     });
     const timer = setTimeout(() => this.finish(ask.id, 'timeout'), timeout);
-    this.waiting.set(ask.id, { ask, settle, timer, promise });
+    this.waiting.set(ask.id, { ask, party, settle, timer, promise });
     this.changed();
     return promise;
+  }
+
+  /**
+   * Makes room among the asks `among` takes, grouped by `groupOf`: a
+   * newcomer whose group holds `mine` takes the place of the newest ask of
+   * the largest group, if that group holds more than one more than it would
+   * (refused as busy). So no party, however many connections it opens, and
+   * no connection within a party (whose name anyone can give), keeps the
+   * others out; a newcomer never displaces a group no larger than its own.
+   */
+  private displace(among: (w: Waiting) => boolean, groupOf: (w: Waiting) => string, mine: number): boolean {
+    const counts = new Map<string, number>();
+    for (const w of this.waiting.values()) if (among(w)) counts.set(groupOf(w), (counts.get(groupOf(w)) ?? 0) + 1);
+    let largest: string | null = null;
+    for (const [group, n] of counts) if (largest === null || n > (counts.get(largest) ?? 0)) largest = group;
+    if (largest === null || (counts.get(largest) ?? 0) <= mine + 1) return false;
+    let newest: Waiting | null = null;
+    for (const w of this.waiting.values()) if (among(w) && groupOf(w) === largest && (!newest || w.ask.id > newest.ask.id)) newest = w;
+    if (newest) this.finish(newest.ask.id, 'busy');
+    return newest !== null;
   }
 
   /** The person's answer; false when the ask is no longer waiting. */
   answer(id: number, decision: AccessDecision): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
-    if (decision === 'client') {
+    // Where no grant can be tied to the client, "this client" allows this read only.
+    if (decision === 'client' && w.ask.allowClient) {
       let folders = this.grants.get(w.ask.connectionId);
       if (!folders) this.grants.set(w.ask.connectionId, (folders = new Set()));
       folders.add(w.ask.folder);
       // The grant covers this client's other waiting reads from the same folder too.
       for (const other of [...this.waiting.values()]) {
-        if (other !== w && other.ask.connectionId === w.ask.connectionId && other.ask.folder === w.ask.folder) this.finish(other.ask.id, null);
+        if (other !== w && other.ask.allowClient && other.ask.connectionId === w.ask.connectionId && other.ask.folder === w.ask.folder) this.finish(other.ask.id, null);
       }
     }
     this.finish(id, decision === 'deny' ? 'denied' : null);

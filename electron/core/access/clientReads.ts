@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { fileUriOfText } from '../../../shared/documentUris.js';
@@ -8,18 +10,22 @@ import type { ModelReader, ReadToolArgs } from '../delivery/modelRead.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
+import { joinRel } from '../library/uriPath.js';
 import type { Grep } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
+import { type EntryDraft, isNoise, NoiseFolder } from './noiseFolder.js';
 
 export type { Requester };
 
 export interface ClientReadsOptions {
   history?: HistoryStore | null;
   gate?: AskGate;
-  /** Whether the published folder at this root asks before each read. */
+  /** Whether reads under the published folder at this root may ask (search leaves such folders out). */
   asks?: (folderRoot: string) => boolean;
+  /** The ask-before-read folder that covers a file at this real path (the most specific that holds it), or null. */
+  askingFolder?: (realFile: string) => { root: string; realRoot: string } | null;
   /** Whether any folder asks (checked first, so reads elsewhere skip the lookup). */
   anyAsks?: () => boolean;
   /** Told of each entry as it is recorded (the window's live history). */
@@ -44,10 +50,25 @@ const DEFAULT_DELIVERY: DeliverySettings = { textBudget: 100_000, imageMaxSide: 
  * they are the person looking, not a client.
  */
 export class ClientReads {
+  /** Runs of not-found reads, folded so they cannot push real reads out of the history. */
+  private readonly noise: NoiseFolder;
+
   constructor(
     readonly library: Library,
     private readonly options: ClientReadsOptions = {},
-  ) {}
+  ) {
+    this.noise = new NoiseFolder({ write: (entry) => this.write(entry) });
+  }
+
+  /** A connection (or a modern HTTP client) is gone: the not-found reads it folded are written. */
+  connectionClosed(connectionId: number): void {
+    this.noise.closed(connectionId);
+  }
+
+  /** Writes what is folded (before the history closes). */
+  close(): void {
+    this.noise.close();
+  }
 
   /** Whether the folder at this root asks before each read (search leaves such folders out). */
   asks(folderRoot: string): boolean {
@@ -105,21 +126,30 @@ export class ClientReads {
     }
   }
 
-  /** Waits for the person's answer when the file is in an ask-before-read folder. */
+  /**
+   * Waits for the person's answer when the file is in an ask-before-read
+   * folder: judged by where the file really is, so a file asks if any
+   * folder holding it asks, whichever folder it was found through.
+   */
   private async admit(uri: string, fileUri: string, who: Requester): Promise<void> {
-    const { gate, asks, anyAsks } = this.options;
-    if (!gate || !asks || !anyAsks?.()) return;
+    const { gate, askingFolder, anyAsks } = this.options;
+    if (!gate || !askingFolder || !anyAsks?.()) return;
     const found = await this.library.locate(fileUri);
-    if (!found || !asks(found.folder.root)) return;
-    await gate.check(who, { uri, folder: found.folder.root, path: found.entry.rel, size: found.entry.size });
+    if (!found) return;
+    const realFile = joinRel(found.folder.realRoot, found.entry.rel);
+    const asking = askingFolder(realFile);
+    if (!asking) return;
+    const rel = asking.realRoot === found.folder.realRoot ? found.entry.rel : path.relative(asking.realRoot, realFile).split(path.sep).join('/');
+    await gate.check(who, { uri, folder: asking.root, path: rel, size: found.entry.size });
   }
 
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number; detail?: string } | { error: unknown }): void {
     const history = this.options.history;
     if (!history) return;
-    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown }) : null;
+    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown } }) : null;
+    const reason = failed?.data?.reason;
     const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
-    const entry = history.append({
+    const draft: EntryDraft = {
       time: Date.now(),
       client: who.name,
       clientVersion: who.version,
@@ -133,7 +163,18 @@ export class ClientReads {
       errorCode: code,
       errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
       detail: 'detail' in outcome ? (outcome.detail ?? null) : null,
-    });
-    this.options.recorded?.(entry);
+      ...(typeof reason === 'string' ? { errorReason: reason } : {}),
+    };
+    // What a client can make at will (not found, refused without asking anyone): folded per connection.
+    if (isNoise(draft)) this.noise.noise(who.connectionId, draft);
+    else {
+      this.noise.real(who.connectionId);
+      this.write(draft);
+    }
+  }
+
+  private write(draft: EntryDraft): void {
+    const entry = this.options.history?.append(draft) ?? null;
+    if (entry) this.options.recorded?.(entry);
   }
 }

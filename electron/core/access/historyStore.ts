@@ -8,6 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 
 import { fileUriOfText } from '../../../shared/documentUris.js';
 import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from '../../../shared/shelfApi.js';
+import { isNoise } from './noiseFolder.js';
 
 /**
  * The access history on disk: append-only JSON Lines segments in one folder,
@@ -21,6 +22,9 @@ import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, Histo
  * - Bounds: whole segments are dropped, oldest first, past the byte budget or
  *   the age limit; the per-file counts the window shows are kept in memory and
  *   adjusted by what a dropped segment held (work in proportion to the drop).
+ * - Noise (see isNoise: what a client can make at will) may hold at most
+ *   NOISE_SHARE of the budget; past it such entries are not kept, so they
+ *   can never push real reads (and the files' read counts) out.
  * - Start-up: opening reads only the newest segment's last lines (for the
  *   next sequence number); what earlier runs left is counted in the
  *   background (`counted`), so 64 MiB of history never delays the socket.
@@ -39,6 +43,8 @@ interface Segment {
   lastTime: number;
   bytes: number;
   entries: number;
+  /** Bytes of its noise entries (not-found reads). */
+  noise: number;
   /** Whether its entries are in the per-file counts and `entries` (a segment of an earlier run is counted after open). */
   counted: boolean;
 }
@@ -59,6 +65,13 @@ const MAX_FIELD_CHARS = 2048;
 
 const SEGMENT_NAME = /^history-(\d{1,16})\.jsonl$/;
 const segmentName = (firstSeq: number) => `history-${String(firstSeq).padStart(12, '0')}.jsonl`;
+
+/** The share of the byte budget noise may hold (see isNoise). */
+const NOISE_SHARE = 1 / 16;
+
+
+/** Bytes an entry takes on disk (its line). */
+const lineBytes = (e: AccessEntry): number => Buffer.byteLength(JSON.stringify(e)) + 1;
 
 const cut = (s: string | null): string | null => (s !== null && s.length > MAX_FIELD_CHARS ? s.slice(0, MAX_FIELD_CHARS) : s);
 
@@ -209,7 +222,7 @@ export class HistoryStore {
       if (!st?.isFile()) continue;
       const firstSeq = Number(SEGMENT_NAME.exec(name)?.[1]);
       // Until counted, a segment's last write stands for its newest entry (it is never written again).
-      store.segments.push({ file, firstSeq, lastSeq: firstSeq, firstTime: 0, lastTime: st.mtimeMs, bytes: st.size, entries: 0, counted: false });
+      store.segments.push({ file, firstSeq, lastSeq: firstSeq, firstTime: 0, lastTime: st.mtimeMs, bytes: st.size, entries: 0, noise: 0, counted: false });
       store.nextSeq = Math.max(store.nextSeq, firstSeq);
     }
     // Sequence numbers go on after the newest entry of the newest segment that holds one.
@@ -248,9 +261,11 @@ export class HistoryStore {
         let firstTime = 0;
         let lastTime = 0;
         let lastSeq = s.firstSeq;
+        let noise = 0;
         try {
           for await (const e of readSegment(s.file)) {
             if (this.closed) return;
+            if (isNoise(e)) noise += lineBytes(e);
             if (entries++ === 0) firstTime = e.time;
             lastTime = Math.max(lastTime, e.time);
             lastSeq = Math.max(lastSeq, e.seq);
@@ -261,7 +276,8 @@ export class HistoryStore {
           continue; // removed while it was read (pruned, cleared)
         }
         if (!this.segments.includes(s)) continue;
-        Object.assign(s, { entries, firstTime, lastTime: entries > 0 ? lastTime : s.lastTime, lastSeq, counted: true });
+        Object.assign(s, { entries, firstTime, lastTime: entries > 0 ? lastTime : s.lastTime, lastSeq, noise, counted: true });
+        this.noiseBytes += noise;
         for (const f of perFile.values()) addReads(this.perFile, f.uri, f.reads, f.lastTime, f.lastClient);
         for (const [name, n] of perClient) addClient(this.perClient, name, n);
       }
@@ -272,11 +288,16 @@ export class HistoryStore {
     }
   }
 
-  /** Records one read; it is on disk within FLUSH_MS. */
-  append(entry: Omit<AccessEntry, 'seq'>): AccessEntry {
+  /** Bytes of noise in the segments and pending (see NOISE_SHARE). */
+  private noiseBytes = 0;
+  /** Noise entries not kept because noise held its share (reported once a run, through `log`). */
+  noiseDropped = 0;
+
+  /** Records one read; it is on disk within FLUSH_MS. Null: noise past its share, not kept. */
+  append(entry: Omit<AccessEntry, 'seq'>): AccessEntry | null {
     // Built field by field (not spread): this runs on every client read.
     const e: AccessEntry = {
-      seq: this.nextSeq++,
+      seq: this.nextSeq,
       time: entry.time,
       client: cut(entry.client),
       clientVersion: cut(entry.clientVersion),
@@ -290,12 +311,24 @@ export class HistoryStore {
       errorCode: entry.errorCode,
       errorMessage: cut(entry.errorMessage),
       detail: cut(entry.detail ?? null),
+      ...(entry.errorReason !== undefined ? { errorReason: entry.errorReason.slice(0, 64) } : {}),
+      ...(entry.repeated !== undefined ? { repeated: entry.repeated } : {}),
     };
     if (this.closed) return e;
+    if (isNoise(e)) {
+      const size = lineBytes(e);
+      if (this.noiseBytes + size > this.limits.maxBytes * NOISE_SHARE) {
+        if (this.noiseDropped++ === 0) this.log('Access history: not-found reads and refusals made without asking hold their share of the history; more of them are not kept until older ones go');
+        return null;
+      }
+      this.noiseBytes += size;
+    }
+    this.nextSeq++;
     this.pending.push(e);
     if (this.pending.length > MAX_PENDING) {
-      this.lost += this.pending.length - MAX_PENDING;
-      this.pending.splice(0, this.pending.length - MAX_PENDING);
+      const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING);
+      this.lost += dropped.length;
+      for (const d of dropped) if (isNoise(d)) this.noiseBytes -= lineBytes(d);
     }
     this.count(e, 1);
     this.remember(e);
@@ -336,6 +369,7 @@ export class HistoryStore {
         await target.handle.write(text);
         const s = target.segment;
         s.bytes += bytes;
+        for (let i = from; i < to; i++) if (isNoise(batch[i] as AccessEntry)) s.noise += lineBytes(batch[i] as AccessEntry);
         s.entries += to - from;
         s.lastSeq = (batch[to - 1] as AccessEntry).seq;
         for (let i = from; i < to; i++) s.lastTime = Math.max(s.lastTime, (batch[i] as AccessEntry).time);
@@ -389,12 +423,14 @@ export class HistoryStore {
       format === 'jsonl'
         ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
         : stringify(
-            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorMessage, e.detail ?? null]),
+            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorReason ?? null, e.errorMessage, e.repeated ?? 1, e.detail ?? null]),
             {
               header: true,
-              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorMessage', 'detail'],
+              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorReason', 'errorMessage', 'reads', 'detail'],
               // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
               escape_formulas: true,
+              // Where the list separator is ";" (many locales), an unquoted `x;=1+1;` splits into cells and the middle one is a formula.
+              quoted_match: /[;\t]/,
             },
           );
     return { text, count: entries.length, matched };
@@ -409,6 +445,7 @@ export class HistoryStore {
       this.perFile.clear();
       this.perClient.clear();
       this.recent.length = 0;
+      this.noiseBytes = 0;
     });
   }
 
@@ -491,7 +528,7 @@ export class HistoryStore {
     const current = this.active;
     if (current && current.segment.bytes + bytes <= cap && Date.now() - (current.segment.lastTime || Date.now()) < 86_400_000) return current;
     await this.closeActive();
-    const segment: Segment = { file: path.join(this.dir, segmentName(first.seq)), firstSeq: first.seq, lastSeq: first.seq, firstTime: first.time, lastTime: first.time, bytes: 0, entries: 0, counted: true };
+    const segment: Segment = { file: path.join(this.dir, segmentName(first.seq)), firstSeq: first.seq, lastSeq: first.seq, firstTime: first.time, lastTime: first.time, bytes: 0, entries: 0, noise: 0, counted: true };
     // 'wx': a segment is only ever created, never reopened.
     const handle = await open(segment.file, 'wx', 0o600);
     this.segments.push(segment);
@@ -517,6 +554,7 @@ export class HistoryStore {
       await rm(oldest.file, { force: true });
       this.segments.shift();
       bytes -= oldest.bytes;
+      this.noiseBytes -= oldest.noise;
       const before = this.segments[0]?.firstSeq ?? this.nextSeq;
       while (this.recent.length > 0 && (this.recent[0] as AccessEntry).seq < before) this.recent.shift();
     }

@@ -41,6 +41,14 @@ function fromDisk(kept: CachedOutcome | null): Outcome | null {
 /** Documents waiting for the worker at once; past this a read is refused (busy) rather than queued. */
 const MAX_QUEUED = 64;
 
+/**
+ * A document version that took too long is not tried again for this long,
+ * whatever the text cache keeps or drops: else a client could start a 30 s
+ * extraction again at will. Bounded: the oldest are forgotten first.
+ */
+const TIMEOUT_MEMORY_MS = 10 * 60 * 1000;
+const MAX_TIMEOUTS = 1024;
+
 /** The error a client gets when a document's text cannot be given. */
 export function textUnavailable(uri: string, reason: UnavailableReason, message: string): ShelfError {
   return new ShelfError(ErrorCodes.documentTextUnavailable, `No text for this document: ${message}`, { uri, reason });
@@ -69,6 +77,8 @@ export class DocumentText {
   private readonly cache = new Map<string, Outcome>();
   private cachedChars = 0;
   private readonly inFlight = new Map<string, Promise<Outcome>>();
+  /** Recent timeouts by key, and until when they stand (see TIMEOUT_MEMORY_MS). */
+  private readonly recentTimeouts = new Map<string, { until: number; outcome: Outcome }>();
   private closed = false;
   /** Extractions run (not cache hits), for tests and the bench. */
   extractions = 0;
@@ -92,6 +102,9 @@ export class DocumentText {
   }
 
   private outcome(key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {
+    const timedOut = this.recentTimeouts.get(key);
+    if (timedOut && timedOut.until > Date.now()) return Promise.resolve(timedOut.outcome);
+    if (timedOut) this.recentTimeouts.delete(key);
     const cached = this.cache.get(key);
     if (cached) {
       // Least recently used goes first: a hit moves to the end.
@@ -116,6 +129,7 @@ export class DocumentText {
     })().then(
       (o) => {
         this.inFlight.delete(key);
+        if ('reason' in o && o.reason === 'timeout') this.rememberTimeout(key, o);
         if (!('reason' in o) || o.reason !== 'busy') this.remember(key, o);
         return o;
       },
@@ -126,6 +140,13 @@ export class DocumentText {
     );
     this.inFlight.set(key, promise);
     return promise;
+  }
+
+  private rememberTimeout(key: string, o: Outcome): void {
+    this.recentTimeouts.delete(key);
+    const again = { ...o, message: `${'message' in o ? o.message : ''} (not tried again for ${TIMEOUT_MEMORY_MS / 60_000} minutes)` };
+    this.recentTimeouts.set(key, { until: Date.now() + TIMEOUT_MEMORY_MS, outcome: again });
+    if (this.recentTimeouts.size > MAX_TIMEOUTS) this.recentTimeouts.delete(this.recentTimeouts.keys().next().value as string);
   }
 
   private remember(key: string, o: Outcome): void {

@@ -204,20 +204,31 @@ export class Library {
     return page;
   }
 
-  /** The published file a URI names, or null: unknown, outside, hidden, ignored and deleted look the same. */
+  /**
+   * The published file a URI names, or null: unknown, outside, hidden,
+   * ignored and deleted look the same. Folders do not nest, but should two
+   * overlap (a saved folder back at a new place), the most specific wins.
+   */
   resolve(uri: string): { folder: PublishedFolder; entry: FileEntry } | null {
     const p = this.pathOf(uri);
     if (p === null) return null;
+    let found: { folder: PublishedFolder; entry: FileEntry } | null = null;
+    let depth = -1;
     for (const folder of this.folders) {
       if (folder.state === 'missing' || folder.state === 'stopped') continue;
       const roots = folder.realRoot === folder.root ? [folder.root] : [folder.realRoot, folder.root];
       for (const root of roots) {
+        // Only a longer root can be more specific than one found: the rest cost a length check.
+        if (root.length <= depth) continue;
         const rel = relativeBelow(root, p);
         const entry = rel === null ? undefined : folder.get(rel);
-        if (entry) return { folder, entry };
+        if (entry) {
+          found = { folder, entry };
+          depth = root.length;
+        }
       }
     }
-    return null;
+    return found;
   }
 
   /** uriToPath is pure, and clients read the same URIs again and again: its answers are kept (bounded). */

@@ -15,13 +15,18 @@ const MAX_GITIGNORE_BYTES = 1024 * 1024;
  * folder's extra patterns).
  */
 
+/**
+ * Folders that hold credentials (keys, tokens, cloud and cluster logins):
+ * hidden inside any published folder, and never published themselves, nor
+ * anything inside them (`credentialsRootProblem`).
+ */
+export const CREDENTIAL_DIRS = ['.ssh', '.aws', '.gnupg', '.docker', '.kube', '.password-store', '.config/gcloud'];
+
 /** Never published, not even with showHidden. */
 export const SECRET_PATTERNS = [
   '.git',
   'node_modules',
-  '.ssh',
-  '.aws',
-  '.gnupg',
+  ...CREDENTIAL_DIRS,
   '.env*',
   'id_rsa*',
   'id_dsa*',
@@ -48,14 +53,32 @@ export const SECRET_PATTERNS = [
   '.pgpass',
   '.pypirc',
   '.git-credentials',
-  '.docker',
-  '.kube',
   '.vault-token',
-  '.password-store',
   '.htpasswd',
   '*_history',
-  '.config/gcloud',
 ];
+
+/** CREDENTIAL_DIRS as lists of path parts, lower-cased (macOS and Windows file names ignore case). */
+const CREDENTIAL_PARTS = CREDENTIAL_DIRS.map((d) => d.toLowerCase().split('/'));
+
+/**
+ * Why a folder cannot be published because it is, or lies inside, a
+ * credentials folder (`~/.ssh`, `~/.aws/sso`, `~/.config/gcloud`…), or null.
+ * Give it the path as given and its real path: a link to `~/.ssh` is `~/.ssh`.
+ * The secret rules hide these folders inside a published one; published as
+ * the folder itself, they would hide nothing.
+ */
+export function credentialsRootProblem(folderPath: string): string | null {
+  const parts = path.resolve(folderPath).split(/[\\/]+/).filter(Boolean).map((p) => p.toLowerCase());
+  for (let i = 0; i < parts.length; i++) {
+    const hit = CREDENTIAL_PARTS.find((dir) => dir.every((d, j) => parts[i + j] === d));
+    if (hit) {
+      const name = hit.join('/');
+      return `Holds credentials (${name}): MCP Shelf never publishes ${CREDENTIAL_DIRS.join(', ')} or anything inside them`;
+    }
+  }
+  return null;
+}
 
 /** Why an entry is not published: a secret (always), a dotfile, an extra pattern, or a .gitignore. */
 export type HiddenRule = 'secret' | 'dotfile' | 'extra' | 'gitignore';
@@ -111,12 +134,15 @@ export class FolderRules {
   /** Loaded .gitignore files by the folder-relative directory that holds them ('' = root). */
   private readonly gitignores = new Map<string, Matcher>();
   private readonly extra: Matcher | null;
+  /** The root itself is a credentials folder (a folder published before this check, or one that came back as a link to one): everything in it is a secret. */
+  private readonly rootIsSecret: boolean;
 
   constructor(
     readonly root: string,
     readonly options: RuleOptions,
   ) {
     this.extra = options.extraIgnore.length > 0 ? new Matcher([...options.extraIgnore]) : null;
+    this.rootIsSecret = credentialsRootProblem(root) !== null;
   }
 
   /**
@@ -158,6 +184,7 @@ export class FolderRules {
    */
   excludedBy(rel: string, isDir: boolean, parentPublished = false): HiddenRule | null {
     if (rel === '' || rel.startsWith('/')) return rel !== '' ? 'secret' : null;
+    if (this.rootIsSecret) return 'secret';
     const probe = isDir ? `${rel}/` : rel;
     // One matcher first (the common case); which of the two it was is asked only for what it hid.
     const mayBe = !parentPublished || mayBeSecretOrDotfile(rel.slice(rel.lastIndexOf('/') + 1));

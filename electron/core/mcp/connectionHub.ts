@@ -39,9 +39,21 @@ export interface HubOptions {
   connectionClosed?: (connectionId: number) => void;
 }
 
-/** The requester a connection stands for. */
+/**
+ * The requester a connection stands for. A grant ("Allow this client") can
+ * be tied to a socket connection or a 2025 HTTP session, which no other
+ * program can use; a modern HTTP client is only a name any request can give.
+ */
 export function requesterOf(c: Connection): Requester {
-  return { connectionId: c.id, name: c.identity?.name ?? null, version: c.identity?.version ?? null, protocolVersion: c.identity?.protocolVersion ?? null, transport: c.transport };
+  return {
+    connectionId: c.id,
+    name: c.identity?.name ?? null,
+    version: c.identity?.version ?? null,
+    protocolVersion: c.identity?.protocolVersion ?? null,
+    transport: c.transport,
+    connectedAt: c.connectedAt,
+    grantable: c.transport === 'socket' || c.era === 'legacy',
+  };
 }
 
 /** Listens one socket connection may hold open at once (the SDK's default is 1024). */
@@ -175,7 +187,7 @@ export class ConnectionHub {
       era: 'legacy',
       notifications: 'connection',
       reads: this.reads,
-      requester: () => (connection ? requesterOf(connection) : { connectionId: 0, name: null, version: null, protocolVersion: null, transport: 'http' }),
+      requester: () => (connection ? requesterOf(connection) : { connectionId: 0, name: null, version: null, protocolVersion: null, transport: 'http', connectedAt: Date.now(), grantable: false }),
     });
     connection = this.open('http', () => shelf.server.close());
     connection.era = 'legacy';

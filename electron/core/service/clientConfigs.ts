@@ -3,13 +3,22 @@ import type { ClientConfigSnippet } from '../../../shared/shelfApi.js';
 export interface BridgeCommand {
   command: string;
   args: string[];
-  /** Extra environment the command needs (ELECTRON_RUN_AS_NODE for a packaged app). */
+  /** Extra environment the command needs, if any. */
   env?: Record<string, string>;
 }
 
 /** The bridge as a source checkout runs it: this Node and the built CLI. */
 export function nodeBridgeCommand(nodePath: string, cliPath: string, socketPath: string): BridgeCommand {
   return { command: nodePath, args: [cliPath, 'connect', '--socket', socketPath] };
+}
+
+/**
+ * The bridge as the installed app runs it: its own executable with
+ * `--mcp-bridge` (handled before anything else starts; no Node mode, so
+ * Electron's runAsNode fuse is off).
+ */
+export function appBridgeCommand(executable: string, socketPath: string): BridgeCommand {
+  return { command: executable, args: ['--mcp-bridge', '--socket', socketPath] };
 }
 
 function configLocations(platform: string): Record<'claude-desktop' | 'vscode' | 'cursor', string> {

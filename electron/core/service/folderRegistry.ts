@@ -1,10 +1,11 @@
+import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 import type { AddFoldersResult, FolderInfo, FolderOptions, ResourcePage } from '../../../shared/shelfApi.js';
 import { folderProblem, type Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
-import type { RuleOptions } from '../library/rules.js';
+import { credentialsRootProblem, type RuleOptions } from '../library/rules.js';
 
 interface ManagedFolder {
   path: string;
@@ -15,6 +16,8 @@ interface ManagedFolder {
   published: PublishedFolder | null;
   /** Why it could not be published. */
   failure: string | null;
+  /** Where it really is (symlinks resolved), once known: nesting and asking are judged by it. */
+  real: string | null;
 }
 
 /** A new folder's options: published, dotfiles hidden, .gitignore honoured, unless given. */
@@ -37,6 +40,20 @@ export function expandHome(p: string): string {
 function isInside(outer: string, inner: string): boolean {
   const rel = path.relative(outer, inner);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** Whether `inner` is `outer` or below it. */
+const holds = (outer: string, inner: string): boolean => outer === inner || isInside(outer, inner);
+
+/** A path with its symlinks resolved; as given while it does not exist. */
+const realOf = (p: string): Promise<string> => realpath(p).catch(() => p);
+
+/**
+ * Why a folder may not be published because of where it is: a credentials
+ * folder (by the path given or where it leads), or null.
+ */
+export async function rootProblem(abs: string): Promise<string | null> {
+  return credentialsRootProblem(abs) ?? credentialsRootProblem(await realOf(abs));
 }
 
 const ruleOptions = (o: FolderOptions): RuleOptions => ({ showHidden: o.showHidden, gitignore: o.gitignore, extraIgnore: o.extraIgnore });
@@ -68,14 +85,44 @@ export class FolderRegistry {
   /** The folders to manage at start: saved ones (a missing one is waited for), or this run's. */
   load(entries: Array<{ path: string } & FolderOptions>, saved: boolean): void {
     for (const { path: p, ...options } of entries) {
-      this.folders.push({ path: path.resolve(p), options, saved, published: null, failure: null });
+      this.folders.push({ path: path.resolve(p), options, saved, published: null, failure: null, real: null });
       if (options.askBeforeRead) this.asking.add(path.resolve(p));
     }
   }
 
-  /** Whether the folder at this path asks before each client read. */
+  /**
+   * Whether reads under the folder at this path may have to ask: it asks,
+   * or it overlaps a folder that asks (by real path; nesting is refused, but
+   * a saved folder that was missing can come back anywhere). Search leaves
+   * such folders out.
+   */
   asks(folderPath: string): boolean {
-    return this.asking.has(folderPath);
+    if (this.asking.has(folderPath)) return true;
+    if (this.asking.size === 0) return false;
+    const f = this.folders.find((x) => x.path === folderPath);
+    if (!f) return false;
+    const real = this.realOf(f);
+    return this.folders.some((a) => this.asking.has(a.path) && a.options.enabled && (holds(this.realOf(a), real) || holds(real, this.realOf(a))));
+  }
+
+  /**
+   * The folder whose asking covers a file at this real path: the most
+   * specific asking folder that holds it (a file asks if any folder holding
+   * it asks), or null.
+   */
+  askingFolder(realFile: string): { root: string; realRoot: string } | null {
+    let best: { root: string; realRoot: string } | null = null;
+    for (const f of this.folders) {
+      if (!this.asking.has(f.path) || !f.options.enabled) continue;
+      const real = this.realOf(f);
+      if (holds(real, realFile) && (!best || real.length > best.realRoot.length)) best = { root: f.path, realRoot: real };
+    }
+    return best;
+  }
+
+  /** Where a folder really is: the published folder's pinned root, else what was found when it was added. */
+  private realOf(f: ManagedFolder): string {
+    return f.published && f.published.state !== 'missing' ? f.published.realRoot : (f.real ?? f.path);
   }
 
   get anyAsks(): boolean {
@@ -88,7 +135,20 @@ export class FolderRegistry {
    * waited for; one of this run's fails the start.
    */
   async publishAll(): Promise<void> {
-    const results = await Promise.allSettled(this.folders.filter((f) => f.options.enabled).map((f) => this.publish(f, f.saved)));
+    // Judged in order, before any is published: of two that overlap (settings written by hand, an
+    // older version, folders given twice), the first is published and the later one says why not.
+    const enabled: ManagedFolder[] = [];
+    for (const f of this.folders.filter((x) => x.options.enabled)) {
+      f.real = await realOf(f.path);
+      const problem = (await rootProblem(f.path)) ?? this.overlapProblem(f, enabled);
+      if (problem) {
+        f.failure = problem;
+        if (!f.saved) throw new Error(`${problem}: ${f.path}`);
+        continue;
+      }
+      enabled.push(f);
+    }
+    const results = await Promise.allSettled(enabled.map((f) => this.publish(f, f.saved)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -105,27 +165,17 @@ export class FolderRegistry {
         continue;
       }
       const abs = path.resolve(expandHome(raw.trim()));
-      const problem = await folderProblem(abs);
+      const problem = (await folderProblem(abs)) ?? (await rootProblem(abs));
       if (problem) {
         result.refused.push({ path: abs, reason: problem });
         continue;
       }
-      if (this.folders.some((f) => f.path === abs)) {
-        result.refused.push({ path: abs, reason: 'Already published' });
+      const f: ManagedFolder = { path: abs, options: folderOptions(), saved: true, published: null, failure: null, real: await realOf(abs) };
+      const overlap = this.overlapProblem(f, this.folders);
+      if (overlap) {
+        result.refused.push({ path: abs, reason: overlap });
         continue;
       }
-      // One file, one URI: a folder inside a published one (or around it) would publish the same files twice.
-      const outer = this.folders.find((f) => isInside(f.path, abs));
-      if (outer) {
-        result.refused.push({ path: abs, reason: `Already published as part of ${outer.path}` });
-        continue;
-      }
-      const inner = this.folders.find((f) => isInside(abs, f.path));
-      if (inner) {
-        result.refused.push({ path: abs, reason: `Holds ${inner.path}, which is published on its own: remove that one first` });
-        continue;
-      }
-      const f: ManagedFolder = { path: abs, options: folderOptions(), saved: true, published: null, failure: null };
       try {
         await this.publish(f, false);
       } catch (err) {
@@ -154,6 +204,11 @@ export class FolderRegistry {
   async setEnabled(folderPath: string, enabled: boolean): Promise<FolderInfo> {
     const f = this.find(folderPath);
     if (enabled !== f.options.enabled) {
+      if (enabled) {
+        f.real = await realOf(f.path);
+        const problem = (await rootProblem(f.path)) ?? this.overlapProblem(f, this.folders.filter((x) => x.options.enabled));
+        if (problem) throw new Error(`${problem}: ${f.path}`);
+      }
       f.options.enabled = enabled;
       if (enabled) await this.publish(f, true);
       else if (f.published) {
@@ -190,10 +245,29 @@ export class FolderRegistry {
     return this.library.listResources(cursor, 1000, f.path, undefined, false) as ResourcePage;
   }
 
+  /**
+   * Why `f` may not be published beside `others`: one file, one URI and one
+   * set of rules, so a folder may not be, hold or lie inside another — by
+   * real path as well as by the path given (`docs-link` → `docs` holds
+   * `docs/private`).
+   */
+  private overlapProblem(f: ManagedFolder, others: readonly ManagedFolder[]): string | null {
+    const mine = [...new Set([f.path, f.real ?? f.path])];
+    for (const o of others) {
+      if (o === f) continue;
+      const theirs = [...new Set([o.path, this.realOf(o)])];
+      if (mine.some((m) => theirs.includes(m))) return o.path === f.path ? 'Already published' : `Already published as ${o.path} (the same folder)`;
+      if (mine.some((m) => theirs.some((t) => isInside(t, m)))) return `Already published as part of ${o.path}`;
+      if (mine.some((m) => theirs.some((t) => isInside(m, t)))) return `Holds ${o.path}, which is published on its own: remove that one first`;
+    }
+    return null;
+  }
+
   private async publish(f: ManagedFolder, allowMissing: boolean): Promise<void> {
     try {
       f.published = await this.library.add(f.path, ruleOptions(f.options), { allowMissing });
       f.failure = null;
+      if (f.published.state !== 'missing') f.real = f.published.realRoot;
     } catch (err) {
       f.published = null;
       f.failure = (err as Error).message;

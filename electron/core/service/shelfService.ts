@@ -47,6 +47,7 @@ import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
 import { Grep } from '../search/grep.js';
 import { SearchIndex } from '../search/searchIndex.js';
+import { prepareConfigDir } from '../settings/configDir.js';
 import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
 import { VERSION } from '../version.js';
@@ -128,6 +129,7 @@ export class ShelfService implements ShelfMethods {
   private readonly grep: Grep | null;
   private readonly modelReader: ModelReader;
   private readonly gate: AskGate;
+  private readonly reads: ClientReads;
   private readonly folders: FolderRegistry;
   private readonly endpoints: Endpoints;
   private readonly store: SettingsStore;
@@ -178,7 +180,7 @@ export class ShelfService implements ShelfMethods {
     this.images = options.imageWorker ? new ImageForModel(options.imageWorker) : null;
     this.grep = options.grepWorker ? new Grep(this.library, options.grepWorker) : null;
     this.modelReader = new ModelReader({ library: this.library, lines: new LineIndexCache(), images: this.images });
-    const reads = new ClientReads(this.library, {
+    const reads = (this.reads = new ClientReads(this.library, {
       search: this.search,
       grep: this.grep,
       model: this.modelReader,
@@ -186,21 +188,26 @@ export class ShelfService implements ShelfMethods {
       history,
       gate: this.gate,
       asks: (root) => this.folders.asks(root),
+      askingFolder: (realFile) => this.folders.askingFolder(realFile),
       anyAsks: () => this.folders.anyAsks,
       recorded: (entry) => this.accessRecorded(entry),
-    });
+    }));
     this.hub = new ConnectionHub(this.library, {
       log: options.log,
       traffic: this.traffic,
       server: { tools: options.tools ?? settings.tools },
       reads,
-      connectionClosed: (id) => this.gate.connectionClosed(id),
+      connectionClosed: (id) => {
+        this.gate.connectionClosed(id);
+        reads.connectionClosed(id);
+      },
     });
     this.endpoints = new Endpoints(this.hub, options.http, options.log ?? (() => undefined));
   }
 
   /** Loads settings, listens on the socket and publishes the folders. */
   static async start(options: ServiceOptions): Promise<ShelfService> {
+    for (const warning of await prepareConfigDir(options.settingsDir)) options.log?.(warning);
     const store = new SettingsStore(options.settingsDir);
     const { settings, warning } = await store.load();
     if (warning) options.log?.(warning);
@@ -551,6 +558,7 @@ export class ShelfService implements ShelfMethods {
     await this.documents?.close();
     await this.images?.close();
     await this.grep?.close();
+    this.reads.close();
     await this.history.close();
     this.traffic.close();
     this.listeners.clear();

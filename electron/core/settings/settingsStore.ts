@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { DEFAULT_MAX_READ_BYTES } from '../../../shared/errorCodes.js';
 import type { Settings } from '../../../shared/shelfApi.js';
 import { readRegularText } from '../library/regularFile.js';
+import { moveLinkAside } from './configDir.js';
 
 const FolderSchema = z.object({
   path: z.string().min(1),
@@ -102,7 +103,8 @@ export class SettingsStore {
   async load(): Promise<LoadResult> {
     let text: string;
     try {
-      text = await readRegularText(this.file, { maxBytes: 16 * 1024 * 1024 });
+      // Not through a link: prepareConfigDir moved any aside, and one made since is not followed.
+      text = await readRegularText(this.file, { maxBytes: 16 * 1024 * 1024, noFollow: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { settings: defaultSettings(), warning: null };
       return { settings: defaultSettings(), warning: `Could not read ${this.file} (${(err as Error).message}); using defaults` };
@@ -131,6 +133,8 @@ export class SettingsStore {
       .catch(() => undefined)
       .then(async () => {
         await mkdir(this.dir, { recursive: true, mode: 0o700 });
+        // write-file-atomic writes through a link to where it leads: one put here since start is moved aside first.
+        await moveLinkAside(this.file);
         await writeFileAtomic(this.file, text, { mode: 0o600, fsync: true });
       });
     return this.writes;

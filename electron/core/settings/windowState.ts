@@ -4,11 +4,12 @@ import writeFileAtomic from 'write-file-atomic';
 
 import { type Bounds,DEFAULT_BOUNDS } from '../../desktop/windowOptions.js';
 import { readRegularText } from '../library/regularFile.js';
+import { moveLinkAside } from './configDir.js';
 
 /** The window's last size and place, kept beside the settings. */
 export async function loadBounds(dir: string): Promise<Bounds> {
   try {
-    const v = JSON.parse(await readRegularText(path.join(dir, 'window.json'), { maxBytes: 64 * 1024 })) as Partial<Bounds>;
+    const v = JSON.parse(await readRegularText(path.join(dir, 'window.json'), { maxBytes: 64 * 1024, noFollow: true })) as Partial<Bounds>;
     const ok = (n: unknown, min: number) => typeof n === 'number' && Number.isFinite(n) && n >= min;
     if (ok(v.width, 400) && ok(v.height, 300)) {
       return {
@@ -24,5 +25,7 @@ export async function loadBounds(dir: string): Promise<Bounds> {
 }
 
 export async function saveBounds(dir: string, bounds: Bounds): Promise<void> {
-  await writeFileAtomic(path.join(dir, 'window.json'), JSON.stringify(bounds));
+  const file = path.join(dir, 'window.json');
+  await moveLinkAside(file);
+  await writeFileAtomic(file, JSON.stringify(bounds), { mode: 0o600 });
 }

@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 
 import { serveNotRunning } from './notRunning.js';
+import { socketTrustProblem } from './socketPath.js';
 
 export interface BridgeStreams {
   stdin: Readable;
@@ -9,12 +10,32 @@ export interface BridgeStreams {
   stderr: Writable;
 }
 
+/** The message a client (and the person, and the model) gets when the bridge will not speak to a socket. */
+export function untrustedSocketMessage(socketPath: string, why: string): string {
+  return `MCP Shelf's bridge refused to connect to ${socketPath}: ${why}. Another user may have put it there to receive this client's requests. Remove it (or stop whatever made it) and start MCP Shelf again, or give a socket in a folder only you can write to with --socket.`;
+}
+
 /**
  * stdio ↔ socket bridge: what a stdio MCP client launches. Bytes are piped
  * both ways as they come (no framing, no buffering of whole messages); the
  * bridge ends when either side closes. Resolves with the exit code.
+ *
+ * Nothing is sent before the socket is found to be this user's (see
+ * socketTrustProblem); one that is not is refused, and the client is told
+ * why, as when no shelf runs.
  */
-export function runBridge(socketPath: string, io: BridgeStreams): Promise<number> {
+export async function runBridge(socketPath: string, io: BridgeStreams, options: { isDefault?: boolean } = {}): Promise<number> {
+  const problem = await socketTrustProblem(socketPath, options.isDefault ?? false);
+  if (problem !== null) {
+    const message = untrustedSocketMessage(socketPath, problem);
+    io.stderr.write(`mcp-shelf connect: ${message}\n`);
+    await serveNotRunning(socketPath, io, message);
+    return 1;
+  }
+  return pipe(socketPath, io);
+}
+
+function pipe(socketPath: string, io: BridgeStreams): Promise<number> {
   return new Promise((resolve) => {
     const sock = net.connect(socketPath);
     let connected = false;

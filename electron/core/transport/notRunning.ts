@@ -54,9 +54,8 @@ export function notRunningReply(message: Request, text: string): unknown {
   }
 }
 
-/** Serves the stand-in on the client's stdio until it closes stdin. */
-export function serveNotRunning(socketPath: string, io: { stdin: Readable; stdout: Writable }): Promise<void> {
-  const text = notRunningMessage(socketPath);
+/** Serves the stand-in on the client's stdio until it closes stdin; `text` says why there is no shelf (default: none is running). */
+export function serveNotRunning(socketPath: string, io: { stdin: Readable; stdout: Writable }, text = notRunningMessage(socketPath)): Promise<void> {
   return new Promise((resolve) => {
     let buffer = '';
     io.stdin.setEncoding('utf8');

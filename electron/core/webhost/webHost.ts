@@ -76,7 +76,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         res.writeHead(303, { location: `${url.pathname}#token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
         return res.end();
       }
-      let rel = decodeURIComponent(url.pathname);
+      let rel: string;
+      try {
+        rel = decodeURIComponent(url.pathname);
+      } catch {
+        return refuse(res, 400, 'Bad request'); // a malformed % escape: said plainly, nothing of the parser's message
+      }
       if (rel === '/' || !path.extname(rel)) rel = '/index.html';
       const file = path.join(rendererRoot, rel);
       const st = await stat(file).catch(() => null);
@@ -93,8 +98,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       });
       if (req.method === 'HEAD') return res.end();
       res.end(await readFile(file));
-    })().catch((err: Error) => {
-      if (!res.headersSent) refuse(res, 500, err.message);
+    })().catch(() => {
+      // What went wrong stays on this side: a message can name paths on the machine.
+      if (!res.headersSent) refuse(res, 500, 'Internal error');
       else res.destroy();
     });
   });

@@ -4,28 +4,54 @@ import type { AccessAsk, AccessDecision } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
 
 /**
+ * Clicks this soon after a prompt appears are not taken: a double click
+ * meant for what was under it, or for the prompt before it, must not allow a read.
+ */
+export const ARM_DELAY_MS = 500;
+
+/** "connected 14:03:12" (today) or with the date: when the requester's connection began. */
+function since(t: number, now: number): string {
+  const d = new Date(t);
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return new Date(now).toDateString() === d.toDateString() ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
+}
+
+/**
  * A client wants to read a file from an ask-before-read folder: the window
  * asks, one read at a time (oldest first), with the time left before it is
  * denied on its own. Deny has the focus and Escape denies: nothing is
- * allowed by a stray key.
+ * allowed by a stray key, nor by a click in the first ARM_DELAY_MS.
+ *
+ * The name is the client's own claim; the connection, how it connects and
+ * since when are MCP Shelf's facts, shown beside it. "Allow this client" is
+ * offered only where the grant can be tied to a connection.
  */
 export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: number, decision: AccessDecision) => Promise<void> }) {
   const ask = asks[0];
   const [now, setNow] = useState(Date.now());
+  const [armed, setArmed] = useState<number | null>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
 
+  // Keyed by the ask's id, not the list: other asks coming and going must neither move the focus nor hold the arming off.
+  const askId = ask?.id;
   useEffect(() => {
-    if (!ask) return;
+    if (askId === undefined) return;
     denyRef.current?.focus();
     const timer = setInterval(() => setNow(Date.now()), 500);
-    return () => clearInterval(timer);
-  }, [ask]);
+    const arm = setTimeout(() => setArmed(askId), ARM_DELAY_MS);
+    return () => {
+      clearInterval(timer);
+      clearTimeout(arm);
+    };
+  }, [askId]);
 
   if (!ask) return null;
+  const ready = armed === ask.id;
   const left = Math.max(0, Math.ceil((ask.deadline - now) / 1000));
   const who = ask.client ? `${ask.client}${ask.clientVersion ? ` ${ask.clientVersion}` : ''}` : `Client #${ask.connectionId}`;
   const decide = (decision: AccessDecision) => void answer(ask.id, decision);
+  const how = ask.transport === 'http' ? `HTTP${ask.allowClient ? ' session' : ', no connection'}` : 'the local socket';
 
   return (
     <div className="modal-backdrop" data-testid="ask-prompt">
@@ -42,9 +68,9 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
             decide('deny');
           } else if (e.key === 'Tab') {
             // Keep the focus inside the prompt while it waits for an answer.
-            const buttons = [...(boxRef.current?.querySelectorAll('button') ?? [])];
+            const buttons = [...(boxRef.current?.querySelectorAll('button:not(:disabled)') ?? [])];
             const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
-            const next = buttons[(i + (e.shiftKey ? -1 : 1) + buttons.length) % buttons.length];
+            const next = buttons[(i + (e.shiftKey ? -1 : 1) + buttons.length) % buttons.length] as HTMLButtonElement | undefined;
             e.preventDefault();
             next?.focus();
           }
@@ -59,22 +85,45 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
             {ask.path}
           </code>
           <p className="muted small">
-            {formatBytes(ask.size)} · in {ask.folder} · over {ask.transport === 'http' ? 'HTTP' : 'the local socket'}
+            {formatBytes(ask.size)} · in {ask.folder}
           </p>
+          <p className="small ask-who" data-testid="ask-who">
+            <span>Client #{ask.connectionId}</span> <span>over {how}</span> {ask.protocolVersion && <span>{ask.protocolVersion}</span>}{' '}
+            <span>
+              {ask.allowClient ? 'connected' : 'first request'} {since(ask.connectedAt, now)}
+            </span>
+          </p>
+          <p className="muted small">The name is what the client calls itself; the rest is what MCP Shelf sees.</p>
           <p className="small">
-            This folder asks before each read. Without an answer the read is denied in {left} s. “Allow this client” also allows its next reads from this
-            folder, until it disconnects.
+            This folder asks before each read. Without an answer the read is denied in {left} s.{' '}
+            {ask.allowClient ? (
+              '“Allow this client” also allows its next reads from this folder, until it disconnects.'
+            ) : (
+              <span data-testid="ask-once-only">
+                Over HTTP (2026-07-28) each request stands alone, and any program holding the token can send one under this name, so only this one read
+                can be allowed.
+              </span>
+            )}
           </p>
         </div>
         <div className="ask-actions">
-          <button ref={denyRef} type="button" className="btn" onClick={() => decide('deny')} data-testid="ask-deny">
+          <button ref={denyRef} type="button" className="btn" onClick={() => ready && decide('deny')} data-testid="ask-deny">
             Deny
           </button>
           <span className="spacer" />
-          <button type="button" className="btn" onClick={() => decide('client')} data-testid="ask-allow-client" title="Every read from this folder by this client, until it disconnects">
-            Allow this client
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => decide('once')} data-testid="ask-allow-once">
+          {ask.allowClient && (
+            <button
+              type="button"
+              className="btn"
+              disabled={!ready}
+              onClick={() => decide('client')}
+              data-testid="ask-allow-client"
+              title="Every read from this folder by this connection, until it disconnects"
+            >
+              Allow this client
+            </button>
+          )}
+          <button type="button" className="btn btn-primary" disabled={!ready} onClick={() => decide('once')} data-testid="ask-allow-once">
             Allow once
           </button>
         </div>

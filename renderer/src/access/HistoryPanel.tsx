@@ -249,6 +249,11 @@ export function HistoryPanel({
                     <span className={`status status-${e.outcome === 'ok' ? 'ok' : 'error'}`} title={e.errorCode !== null ? `Error ${e.errorCode}: ${e.errorMessage ?? ''}` : undefined}>
                       {e.outcome === 'ok' ? 'read' : e.outcome === 'denied' ? 'denied' : 'failed'}
                     </span>
+                    {e.repeated !== undefined && (
+                      <span className="muted small history-repeated" data-testid="history-repeated" title={`${e.repeated.toLocaleString()} more like this in a row (not found, or refused without asking), kept as one entry`}>
+                        ×{e.repeated.toLocaleString(undefined, { notation: 'compact' })}
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { AskGate, type Requester } from '../../../../../electron/core/access/askGate.js';
 import type { AccessAsk } from '../../../../../shared/shelfApi.js';
 
-const who = (connectionId: number): Requester => ({ connectionId, name: `client-${connectionId}`, version: '1', protocolVersion: '2026-07-28', transport: 'socket' });
+const who = (connectionId: number, name: string | null = `client-${connectionId}`): Requester => ({ connectionId, name, version: '1', protocolVersion: '2026-07-28', transport: 'socket', connectedAt: 1000, grantable: true });
+/** A 2026-07-28 HTTP client: no connection of its own, only the name it sends. */
+const modernHttp = (name: string): Requester => ({ connectionId: 99, name, version: '1', protocolVersion: '2026-07-28', transport: 'http', connectedAt: 1000, grantable: false });
 const target = (name: string, folder = '/f') => ({ uri: `file://${folder}/${name}`, folder, path: name, size: 3 });
 
 function gate(windows = 1, timeoutMs = 5000) {
@@ -66,5 +68,62 @@ describe('AskGate', () => {
     g.folderChanged('/f', false);
     expect(await waits[0]).toBe('allowed');
     expect(g.pending()).toEqual([]);
+  });
+
+  it('a 2026-07-28 HTTP client can be allowed once only: "this client" grants nothing another request with its name could borrow', async () => {
+    const { g } = gate();
+    const first = outcome(g.check(modernHttp('Claude'), target('a.txt')));
+    expect(g.pending()[0]).toMatchObject({ allowClient: false, transport: 'http', connectedAt: 1000 });
+    g.answer(g.pending()[0]!.id, 'client');
+    expect(await first).toBe('allowed');
+    // The next request under that name (any program can send it) is asked about again.
+    const borrowed = outcome(g.check(modernHttp('Claude'), target('b.txt')));
+    expect(g.pending()).toHaveLength(1);
+    // Two requests for the same file are two asks: allowing one does not allow the other.
+    const twin = outcome(g.check(modernHttp('Claude'), target('b.txt')));
+    expect(g.pending()).toHaveLength(2);
+    g.answer(g.pending()[0]!.id, 'once');
+    expect(await borrowed).toBe('allowed');
+    g.answer(g.pending()[0]!.id, 'deny');
+    expect(await twin).toBe('1005:denied');
+  });
+
+  it('the waiting list is shared fairly: one party on many connections cannot keep another out', async () => {
+    const { g } = gate();
+    const flood: Array<Promise<string>> = [];
+    // One name over 8 connections, 8 reads each: it gets one party's share (16), the rest busy.
+    for (let c = 1; c <= 8; c++) for (let i = 0; i < 8; i++) flood.push(outcome(g.check(who(c, 'flood'), target(`${c}-${i}.txt`))));
+    expect(g.pending()).toHaveLength(16);
+    // Distinct names, 8 connections each holding 8: the list fills…
+    for (let c = 11; c <= 16; c++) for (let i = 0; i < 8; i++) flood.push(outcome(g.check(who(c), target(`${c}-${i}.txt`))));
+    expect(g.pending()).toHaveLength(64);
+    // …and a new client still gets its ask shown: the largest party's newest ask makes room.
+    const newcomer = outcome(g.check(who(50, 'Claude Desktop'), target('mine.txt')));
+    expect(g.pending().some((p) => p.client === 'Claude Desktop')).toBe(true);
+    expect(g.pending()).toHaveLength(64);
+    expect(g.pending().filter((p) => p.client === 'flood')).toHaveLength(15);
+    g.answer(g.pending().find((p) => p.client === 'Claude Desktop')!.id, 'once');
+    expect(await newcomer).toBe('allowed');
+    g.close();
+    expect((await Promise.all(flood)).filter((o) => o === '1005:busy').length).toBe(8 * 8 - 16 + 1);
+  });
+
+  it('within a party (a name anyone can give), a connection with fewer asks takes the place of the busiest connection’s newest', async () => {
+    const { g } = gate();
+    const squatter: Array<Promise<string>> = [];
+    // Someone gives the name "Claude Desktop" on two connections and holds the party's 16.
+    for (let c = 1; c <= 2; c++) for (let i = 0; i < 8; i++) squatter.push(outcome(g.check(who(c, 'Claude Desktop'), target(`${c}-${i}.txt`))));
+    expect(g.pending()).toHaveLength(16);
+    const real = outcome(g.check(who(9, 'Claude Desktop'), target('mine.txt')));
+    expect(g.pending().some((p) => p.connectionId === 9)).toBe(true);
+    expect(g.pending()).toHaveLength(16);
+    // New connections of the squatter only push out its own asks, never the newcomer's one.
+    for (let c = 3; c <= 10; c++) squatter.push(outcome(g.check(who(c === 9 ? 99 : c, 'Claude Desktop'), target(`again-${c}.txt`))));
+    expect(g.pending().filter((p) => p.connectionId === 9)).toHaveLength(1);
+    expect(g.pending()).toHaveLength(16);
+    g.answer(g.pending().find((p) => p.connectionId === 9)!.id, 'once');
+    expect(await real).toBe('allowed');
+    g.close();
+    expect((await Promise.all(squatter)).filter((o) => o === '1005:busy')).toHaveLength(9);
   });
 });

@@ -53,7 +53,7 @@ describe('HistoryStore', () => {
     expect(b.fileAccess()).toEqual([{ uri: 'file:///f/a.txt', reads: 2, lastTime: expect.any(Number), lastClient: 'two' }]);
     // Every client of every outcome is offered for filtering, from earlier runs too.
     expect(page.clients).toEqual(['one', 'tester', 'two']);
-    expect(b.append(entry('file:///f/c.txt')).seq).toBe(4);
+    expect(b.append(entry('file:///f/c.txt'))?.seq).toBe(4);
     await b.close();
   });
 
@@ -138,7 +138,7 @@ describe('HistoryStore', () => {
     const early = await b.query({ limit: 2 });
     // Sequence numbers go on from the newest entry before anything was counted; queries read the segments.
     expect(early.entries.map((e) => e.seq)).toEqual([3000, 2999]);
-    expect(b.append(entry('file:///f/new.txt')).seq).toBe(3001);
+    expect(b.append(entry('file:///f/new.txt'))?.seq).toBe(3001);
     await b.counted;
     expect(b.counting).toBe(false);
     const page = await b.query({ limit: 1 });
@@ -193,10 +193,13 @@ describe('HistoryStore', () => {
     const s = await HistoryStore.open(await tempDir(), roomy);
     s.append(entry('file:///f/a.txt', { client: '=HYPERLINK("http://evil")' }));
     s.append(entry('file:///f/b,c.txt'));
+    s.append(entry('file:///f/d.txt', { client: 'x;=1+1;' }));
     const csv = await s.export({}, 'csv');
-    expect(csv.count).toBe(2);
+    expect(csv.count).toBe(3);
     const lines = csv.text.trim().split('\n');
-    expect(lines[0]).toBe('time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorMessage,detail');
+    // Quoted, so a spreadsheet that splits on ";" keeps it one cell (which starts with x, not =).
+    expect(lines[3]).toContain(',"x;=1+1;",');
+    expect(lines[0]).toBe('time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorReason,errorMessage,reads,detail');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"file:///f/b,c.txt"');
     const jsonl = await s.export({ uri: 'file:///f/b,c.txt' }, 'jsonl');
@@ -204,6 +207,30 @@ describe('HistoryStore', () => {
     expect(JSON.parse(jsonl.text.trim())).toMatchObject({ uri: 'file:///f/b,c.txt', seq: 2 });
     await s.clear();
     expect((await s.query({})).entries).toEqual([]);
+    await s.close();
+  });
+
+  it('noise (not-found reads) holds at most its share of the budget: a flood of it, from any number of clients, prunes no real read or count', async () => {
+    const dir = await tempDir();
+    const s = await HistoryStore.open(dir, { maxBytes: 1024 * 1024, maxAgeMs: 90 * DAY });
+    s.append(entry('file:///f/real.txt', { client: 'victim' }));
+    let kept = 0;
+    for (let i = 0; i < 30_000; i++) {
+      const junk = entry(`file:///f/junk-${i}-${'x'.repeat(100)}.txt`, { client: `junk-${i}`, folder: null, size: null, outcome: 'error', errorCode: -32602, errorMessage: 'Resource not found' });
+      if (s.append(junk)) kept++;
+    }
+    await s.flush();
+    expect(kept).toBeGreaterThan(100);
+    expect(kept).toBeLessThan(1000);
+    expect(s.noiseDropped).toBe(30_000 - kept);
+    expect((await s.query({ client: 'victim' })).entries.map((e) => e.uri)).toEqual(['file:///f/real.txt']);
+    expect(s.fileAccess()).toEqual([expect.objectContaining({ uri: 'file:///f/real.txt', reads: 1 })]);
+    // Sequence numbers leave no gap for what was not kept.
+    expect((await s.query({ limit: 1 })).entries[0]?.seq).toBe(kept + 1);
+    // Real reads still take the whole budget, oldest first.
+    for (let i = 0; i < 3000; i++) s.append(entry(`file:///f/${i}.txt`, { errorMessage: 'y'.repeat(1500) }));
+    await s.flush();
+    expect((await s.query({ client: 'victim' })).entries).toEqual([]);
     await s.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { FolderRules } from '../../../../../electron/core/library/rules.js';
+import { credentialsRootProblem, FolderRules } from '../../../../../electron/core/library/rules.js';
 
 const defaults = { showHidden: false, gitignore: true, extraIgnore: [] as string[] };
 
@@ -42,5 +42,16 @@ describe('FolderRules', () => {
     expect(rules.excludes('build', true)).toBe(true);
     expect(rules.excludes('build/x.js', false)).toBe(true);
     expect(rules.excludes('src/build.ts', false)).toBe(false);
+  });
+
+  it('knows a credentials folder, or a folder inside one, as a folder to publish (any case), and hides everything in one published before', () => {
+    for (const p of ['/home/me/.ssh', '/home/me/.aws/sso/cache', '/home/me/.config/gcloud', '/Users/me/.GnuPG', '/home/me/.password-store/', '/home/me/.kube', '/home/me/.docker']) {
+      expect(credentialsRootProblem(p), p).toMatch(/^Holds credentials \(/);
+    }
+    for (const p of ['/home/me', '/home/me/.config', '/home/me/notes/ssh', '/home/me/.sshd', '/home/me/gcloud', '/']) expect(credentialsRootProblem(p), p).toBeNull();
+    const rules = new FolderRules('/home/me/.aws', defaults);
+    expect(rules.excludedBy('credentials', false)).toBe('secret');
+    expect(rules.excludedBy('notes.md', false, true)).toBe('secret');
+    expect(new FolderRules('/home/me/notes', defaults).excludedBy('notes.md', false)).toBeNull();
   });
 });

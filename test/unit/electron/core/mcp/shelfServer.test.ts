@@ -30,7 +30,7 @@ describe('createShelfServer', () => {
       notifications: 'connection',
       tools,
       reads: new ClientReads(library),
-      requester: () => ({ connectionId: 1, name: 'unit', version: '1', protocolVersion: null, transport: 'socket' }),
+      requester: () => ({ connectionId: 1, name: 'unit', version: '1', protocolVersion: null, transport: 'socket', connectedAt: 0, grantable: true }),
     });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await shelf.server.connect(a);
