@@ -143,7 +143,7 @@ export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath'
 /** How a client's read ended. */
 export type AccessOutcome = 'ok' | 'denied' | 'error';
 
-/** One read by a client (a resource read or the read_resource tool), as the access history keeps it. */
+/** One read by a client (a resource read, the read_resource tool or the in-chat app), as the access history keeps it. */
 export interface AccessEntry {
   /** Increases with every entry, across restarts. */
   seq: number;
@@ -153,7 +153,8 @@ export interface AccessEntry {
   /** The MCP revision the client spoke. */
   protocolVersion: string | null;
   transport: 'socket' | 'http';
-  via: 'resource' | 'tool';
+  /** How the client read: resources/read, the read_resource tool, or the in-chat app (its own read tool, the person choosing). */
+  via: 'resource' | 'tool' | 'app';
   uri: string;
   /** The published folder the file belongs to (null: the URI named no published file). */
   folder: string | null;

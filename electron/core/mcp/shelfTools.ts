@@ -4,6 +4,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import picomatch from 'picomatch';
 import * as z from 'zod';
 
+import type { AccessEntry } from '../../../shared/shelfApi.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { Library, ListedResource } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
@@ -127,18 +128,19 @@ function matchingPage(library: Library, folder: string | undefined, glob: string
 /**
  * Runs one tool. An unknown tool is a protocol error (-32602); anything that
  * goes wrong inside a known tool, bad arguments included, is an `isError`
- * result the model can read and act on.
+ * result the model can read and act on. `via` is how a read is filed in
+ * the access history (the in-chat app reads through here as `app`).
  */
-export async function callShelfTool(reads: ClientReads, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+export async function callShelfTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via'] = 'tool'): Promise<CallToolResult> {
   if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
-    return await runTool(reads, who, name, args);
+    return await runTool(reads, who, name, args, via);
   } catch (err) {
     return toolError(err);
   }
 }
 
-async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
   const library = reads.library;
   switch (name) {
     case 'list_resources': {
@@ -154,7 +156,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
       {
-        const { contents } = await reads.read(a.uri, who, 'tool');
+        const { contents } = await reads.read(a.uri, who, via);
         return readToolResult(contents);
       }
     }
