@@ -36,6 +36,8 @@ export class UsageError extends Error {}
 export const CLI_PATH = path.join(PACKAGE_ROOT, 'dist', 'electron', 'cli.js');
 /** The document-text worker, built beside the CLI. */
 export const EXTRACT_WORKER = path.join(PACKAGE_ROOT, 'dist', 'electron', 'extract-worker.js');
+/** The in-chat app's view, one HTML file built beside the CLI. */
+export const APP_VIEW = path.join(PACKAGE_ROOT, 'dist', 'electron', 'shelf-app.html');
 
 /** Checks every folder before anything starts, so one typo does not leave a half-started server. */
 export async function checkFolders(folders: readonly string[]): Promise<string[]> {
@@ -64,6 +66,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     searchIndex: options.searchIndex,
     bridge: (socketPath) => nodeBridgeCommand(process.execPath, CLI_PATH, socketPath),
     extractWorker: EXTRACT_WORKER,
+    appView: APP_VIEW,
     log: options.log,
   });
   let web: WebHost | null = null;

@@ -170,6 +170,7 @@ async function start(): Promise<void> {
     pickFolders,
     log: (message) => console.warn(`mcp-shelf: ${message}`),
     extractWorker: path.join(here, 'extract-worker.js'),
+    appView: path.join(here, 'shelf-app.html'),
   });
   registerIpc(ipcMain, service, isTrustedSender);
   service.on('status', () => void refreshTray());

@@ -4,6 +4,7 @@ import type { FileStream } from '../library/fileStream.js';
 import { DECODED_FROM_META_KEY } from '../library/safeRead.js';
 import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
+import { isAppUri } from './shelfApp.js';
 import { SERVER_INFO } from './shelfServer.js';
 import { readToolResult, readToolUri, toolError } from './shelfTools.js';
 
@@ -100,6 +101,8 @@ export function readFastPath(reads: ClientReads, who: () => Requester, eraOf: ()
         ? readToolUri((message.params as { arguments?: unknown }).arguments)
         : null;
     if (message.method !== 'resources/read' && toolUri === null) return null;
+    // The in-chat app's view is no file: the SDK's handler serves it.
+    if (toolUri === null && isAppUri((message.params as { uri: string }).uri)) return null;
     const claim = claimOf(message);
     const era = eraOf();
     if (claim === 'other' || (era !== null && claim !== era)) return null;

@@ -37,6 +37,7 @@ import { DocumentText } from '../documents/documentText.js';
 import { TextDiskCache } from '../documents/textDiskCache.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
+import { AppView } from '../mcp/shelfApp.js';
 import { SearchIndex } from '../search/searchIndex.js';
 import { SettingsSchema, SettingsStore } from '../settings/settingsStore.js';
 import { TrafficLog } from '../traffic/trafficLog.js';
@@ -74,6 +75,11 @@ export interface ServiceOptions {
    * bundle). Without it, documents are served as files only.
    */
   extractWorker?: URL | string;
+  /**
+   * The built in-chat app (shelf-app.html beside the host's bundle). Without
+   * it, the app's tool and resource are not offered.
+   */
+  appView?: string;
 }
 
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
@@ -165,7 +171,7 @@ export class ShelfService implements ShelfMethods {
     this.hub = new ConnectionHub(this.library, {
       log: options.log,
       traffic: this.traffic,
-      server: { tools: options.tools ?? settings.tools },
+      server: { tools: options.tools ?? settings.tools, app: options.appView ? new AppView(options.appView) : null },
       reads,
       connectionClosed: (id) => this.gate.connectionClosed(id),
     });
