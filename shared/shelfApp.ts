@@ -1,9 +1,26 @@
+import type { ClientKind } from './shelfApi.js';
+
 /**
  * The in-chat app (MCP Apps, `io.modelcontextprotocol/ui`): the contract
  * between its tools on the server (electron/core/mcp/shelfApp.ts) and its
  * view (renderer/app-view/), which reaches the shelf only through the
  * host's calls to these tools.
  */
+
+/** Clients that show MCP Apps in the conversation (late 2026; /work/shared/CLIENTS.md, README "The shelf in the chat"). */
+export const APP_CLIENTS = ['Claude Desktop', 'claude.ai', 'VS Code', 'Cursor', 'ChatGPT', 'Goose'] as const;
+
+/** Which of the Connect panel's configurations connect a client that shows the app. */
+export const SHOWS_APP: Record<ClientKind, boolean> = {
+  'claude-desktop': true,
+  'claude-desktop-bundle': true,
+  vscode: true,
+  'vscode-http': true,
+  cursor: true,
+  'cursor-http': true,
+  'claude-code': false,
+  'claude-code-http': false,
+};
 
 /** The view: one HTML document, served as `text/html;profile=mcp-app`. */
 export const APP_URI = 'ui://mcp-shelf/shelf.html';

@@ -13,7 +13,7 @@ import { CLI } from '../../test/support/shelfProcess.js';
 import { connectWebApiAt } from '../../test/support/webApi.js';
 import { type AppHost, startAppHost } from './appHost/appHostServer.js';
 import type { HostSetup, Received } from './appHost/host.js';
-import { expect, SHOTS, test } from './shelfFixture.js';
+import { expect, shoot, SHOTS, test } from './shelfFixture.js';
 
 /**
  * The in-chat app hosted the way a web host does it: the official AppBridge
@@ -315,4 +315,14 @@ test('inline in a conversation, the app takes a height of its own within the hos
   } finally {
     await client.close();
   }
+});
+
+test("the window's Connect panel says which clients show the app", async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await page.getByRole('tab', { name: 'Connect a client' }).click();
+  await expect(page.getByTestId('app-note')).toContainText('Claude Desktop, claude.ai, VS Code, Cursor, ChatGPT and Goose show MCP Shelf as an app inside the conversation');
+  await expect(page.getByTestId('snippet-claude-desktop')).toContainText('shows the app');
+  await expect(page.getByTestId('snippet-cursor')).toContainText('shows the app');
+  await expect(page.getByTestId('snippet-claude-code')).not.toContainText('shows the app');
+  await shoot(page, '26-connect-app');
 });
