@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
+import AxeBuilder from '@axe-core/playwright';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { getToolUiResourceUri, isToolVisibilityAppOnly, type McpUiHostCapabilities, type McpUiHostContext, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/app-bridge';
@@ -325,4 +326,73 @@ test("the window's Connect panel says which clients show the app", async ({ page
   await expect(page.getByTestId('snippet-cursor')).toContainText('shows the app');
   await expect(page.getByTestId('snippet-claude-code')).not.toContainText('shows the app');
   await shoot(page, '26-connect-app');
+});
+
+/** axe-core inside the app's frame, with the host's theme light and dark: no critical or serious violation. */
+async function appViolations(page: Page, view: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => window.setHostContext({ theme: t }), theme);
+    await page.waitForTimeout(200);
+    const result = await new AxeBuilder({ page }).analyze();
+    for (const v of result.violations) {
+      if (v.impact === 'critical' || v.impact === 'serious') found.push(`${view} (${theme}): ${v.id} — ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
+    }
+  }
+  await page.evaluate(() => window.setHostContext({ theme: 'light' }));
+  return found;
+}
+
+test('the app is keyboard usable and has no critical or serious accessibility violation, light and dark; narrow, list and preview take turns', async ({ page, startShelf }) => {
+  const shelf = await startShelf([root]);
+  const client = await hostClient(shelf.socketPath);
+  const problems: string[] = [];
+  try {
+    const app = await openApp(page, client, host, {});
+    const list = app.getByTestId('app-list');
+    await expect(list.getByRole('treeitem', { name: 'notes' })).toBeVisible();
+    problems.push(...(await appViolations(page, 'tree')));
+    // Keyboard only: "/" to the box, type, ↓ into the list, Enter to open, Ctrl+Enter to add.
+    await app.getByText('Pick a file to preview it.').click(); // the person is in the app
+    await page.keyboard.press('/');
+    await expect(app.getByLabel('Filter files by name')).toBeFocused();
+    await page.keyboard.type('main');
+    await expect(list.getByTestId('app-file')).toHaveCount(1);
+    await page.keyboard.press('ArrowDown');
+    await expect(list).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(app.getByTestId('code-view')).toContainText('return 42;');
+    problems.push(...(await appViolations(page, 'code')));
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.evaluate(() => window.received.length)).toBe(1);
+    expect(await page.evaluate(() => window.received[0])).toMatchObject({ kind: 'message', params: { content: [{ type: 'text' }, { type: 'text', text: MAIN_TS }] } });
+    await app.getByRole('button', { name: 'Text', exact: true }).click();
+    await app.getByLabel('Search file text').fill('milk');
+    await expect(list.getByRole('option', { name: /todo\.txt/ })).toBeVisible();
+    problems.push(...(await appViolations(page, 'search')));
+    // The tree by keyboard: → opens a folder, ← goes back to it.
+    await app.getByLabel('Search file text').fill('');
+    await list.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await expect(list.getByRole('treeitem', { name: /main\.ts/ })).toBeVisible();
+
+    // Narrow: the preview takes the whole frame, with a way back.
+    await page.setViewportSize({ width: 560, height: 700 });
+    await page.evaluate(() => window.setHostContext({ containerDimensions: { width: 560, height: 700 } }));
+    await expect(app.getByTestId('app-list')).toHaveCount(0);
+    await expect(app.getByTestId('code-view')).toBeVisible();
+    await page.screenshot({ path: path.join(SHOTS, '27-app-narrow-560x700-light.png') });
+    problems.push(...(await appViolations(page, 'narrow preview')));
+    await app.getByRole('button', { name: 'Back to the files' }).click();
+    await list.getByRole('treeitem', { name: /main\.ts/ }).click();
+    await expect(app.getByTestId('code-view')).toBeVisible();
+    await app.getByRole('button', { name: 'Back to the files' }).click();
+    await expect(list.getByRole('treeitem', { name: /main\.ts/ })).toBeVisible();
+    await page.screenshot({ path: path.join(SHOTS, '27-app-narrow-list-560x700-light.png') });
+    expect(problems).toEqual([]);
+  } finally {
+    await client.close();
+  }
 });
