@@ -64,9 +64,8 @@ export function FilePreview({
   const [busy, setBusy] = useState<AddMode | null>(null);
   const target = file.textUri ?? file.uri;
 
+  // One preview per file (the view keys it by URI): state starts afresh for another file.
   useEffect(() => {
-    setRange(null);
-    setSource(false);
     if (!forced && !readsAtOnce(file)) {
       setLoad({ state: 'skipped' });
       return;
@@ -81,7 +80,6 @@ export function FilePreview({
       current = false;
     };
   }, [calls, file, target, forced, attempt]);
-  useEffect(() => setForced(false), [file.uri]);
 
   const view = load.state === 'done' ? load.view : null;
   const parts = useMemo(() => (view?.kind === 'text' && file.textUri ? documentParts(view.text) : []), [view, file.textUri]);

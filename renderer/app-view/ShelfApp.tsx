@@ -201,10 +201,12 @@ export function ShelfApp({ link }: { link: HostLink }) {
   const showList = !narrow || !open;
   const showPreview = !narrow || open;
 
-  if (host.status === 'failed') {
+  if (host.status === 'failed' || (host.status === 'ready' && !caps.serverTools)) {
     return (
       <main className="app-shell app-message">
-        <p role="alert">MCP Shelf could not connect to this chat: {host.error}</p>
+        <p role="alert">
+          {host.status === 'failed' ? `MCP Shelf could not connect to this chat: ${host.error}` : 'This chat does not let apps reach their server, so MCP Shelf cannot show your files here. Ask for them in the conversation instead.'}
+        </p>
       </main>
     );
   }

@@ -38,7 +38,7 @@ describe('the in-chat app', () => {
   let shelf: ShelfProcess;
   const clients: Client[] = [];
 
-  async function connect(way: Way, capabilities: object, name = way): Promise<Client> {
+  async function connect(way: Way, capabilities: object, name: string = way): Promise<Client> {
     const c = new Client({ name, version: '1.0.0' }, { capabilities: capabilities as never, versionNegotiation: { mode: way.startsWith('modern') ? { pin: '2026-07-28' } : 'legacy' } });
     await c.connect(
       way.endsWith('bridge')
