@@ -226,6 +226,8 @@ export interface AccessAsk {
   path: string;
   folder: string;
   size: number;
+  /** How the client reads: `app` when its in-chat app asks (the person picked the file there). */
+  via?: AccessEntry['via'];
 }
 
 /** once: this read; client: every read by this connection until it disconnects; deny: this read. */

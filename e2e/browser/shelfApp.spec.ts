@@ -273,6 +273,8 @@ test('an ask-before-read folder asks in the MCP Shelf window before the app show
     await expect(preview).toContainText('Waiting for your answer in the MCP Shelf window');
     const prompt = page.getByRole('alertdialog');
     await expect(prompt).toContainText('Allow Playwright Host 1.0.0 to read this file?');
+    await expect(prompt).toContainText('picked in its MCP Shelf app in the chat');
+    await shoot(page, '28-ask-from-app');
     await expect(page.getByTestId('ask-path')).toHaveText('notes/plan.md');
     // Nothing of the file is shown while the person has not answered.
     await expect(preview.getByTestId('markdown-view')).toHaveCount(0);
@@ -308,6 +310,10 @@ test('inline in a conversation, the app takes a height of its own within the hos
     // The host sized its frame from the view's size-changed notification.
     await expect.poll(() => page.locator('#app-frame').evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThan(540);
     expect(await page.locator('#app-frame').evaluate((f) => f.getBoundingClientRect().height)).toBeLessThanOrEqual(700);
+    // A smaller maximum is kept.
+    await page.evaluate(() => window.setHostContext({ containerDimensions: { width: 760, maxHeight: 420 } }));
+    await expect.poll(() => page.locator('#app-frame').evaluate((f) => Math.round(f.getBoundingClientRect().height))).toBeLessThanOrEqual(420 + 2);
+    await page.evaluate(() => window.setHostContext({ containerDimensions: { width: 760, maxHeight: 700 } }));
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((t) => window.setHostContext({ theme: t }), theme);
       await page.waitForTimeout(300);

@@ -45,7 +45,7 @@ export function applyHostSize(context: McpUiHostContext): void {
   const root = document.documentElement;
   const dims = context.containerDimensions as { height?: number; maxHeight?: number } | undefined;
   const fills = context.displayMode === 'fullscreen' || dims?.height !== undefined;
-  const height = fills ? '100vh' : `${Math.max(320, Math.min(dims?.maxHeight ?? INLINE_HEIGHT, INLINE_HEIGHT))}px`;
+  const height = fills ? '100vh' : `${Math.min(dims?.maxHeight ?? INLINE_HEIGHT, INLINE_HEIGHT)}px`;
   root.style.setProperty('--app-height', height);
   root.dataset.display = context.displayMode ?? 'inline';
 }

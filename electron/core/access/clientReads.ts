@@ -63,7 +63,7 @@ export class ClientReads {
     // A document's text is the document: it asks, and is filed in the history, like the file.
     const fileUri = fileUriOfText(uri) ?? uri;
     try {
-      await this.admit(uri, fileUri, who);
+      await this.admit(uri, fileUri, who, via);
       const result = await open();
       this.record(uri, fileUri, who, via, { size: sizeOf(result) });
       return result;
@@ -74,12 +74,12 @@ export class ClientReads {
   }
 
   /** Waits for the person's answer when the file is in an ask-before-read folder. */
-  private async admit(uri: string, fileUri: string, who: Requester): Promise<void> {
+  private async admit(uri: string, fileUri: string, who: Requester, via: AccessEntry['via']): Promise<void> {
     const { gate, asks, anyAsks } = this.options;
     if (!gate || !asks || !anyAsks?.()) return;
     const found = await this.library.locate(fileUri);
     if (!found || !asks(found.folder.root)) return;
-    await gate.check(who, { uri, folder: found.folder.root, path: found.entry.rel, size: found.entry.size });
+    await gate.check(who, { uri, folder: found.folder.root, path: found.entry.rel, size: found.entry.size, via });
   }
 
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number } | { error: unknown }): void {

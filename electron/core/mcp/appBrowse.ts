@@ -111,7 +111,7 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * SLICE_MS at a time and starts again after the last path it saw, so
  * folders changing meanwhile are read as they are then.
  */
-export async function findFiles(library: Library, filter: string, onlyFolder?: PublishedFolder): Promise<AppFindResult> {
+export async function findFiles(library: Library, filter: string, onlyFolder?: PublishedFolder, sliceMs = SLICE_MS): Promise<AppFindResult> {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return { matches: [], more: false };
   // Each list holds at most FIND_LIMIT: the result is the first FIND_LIMIT of both, names first.
@@ -137,7 +137,7 @@ export async function findFiles(library: Library, filter: string, onlyFolder?: P
           // FIND_LIMIT names, and more than that in all: nothing later can change the answer.
           if (byName.length === FIND_LIMIT && total > FIND_LIMIT) break scan;
         }
-        if (++n % CHECK_EVERY === 0 && performance.now() - sliceStart > SLICE_MS) {
+        if (++n % CHECK_EVERY === 0 && performance.now() - sliceStart >= sliceMs) {
           await tick();
           sliceStart = performance.now();
           continue scan;
