@@ -226,7 +226,7 @@ export interface AccessAsk {
   path: string;
   folder: string;
   size: number;
-  /** How the client reads: `app` when its in-chat app asks (the person picked the file there). */
+  /** How the client reads: `app` through the in-chat app's read tool (the client's word, as its name is). */
   via?: AccessEntry['via'];
 }
 

@@ -273,7 +273,7 @@ test('an ask-before-read folder asks in the MCP Shelf window before the app show
     await expect(preview).toContainText('Waiting for your answer in the MCP Shelf window');
     const prompt = page.getByRole('alertdialog');
     await expect(prompt).toContainText('Allow Playwright Host 1.0.0 to read this file?');
-    await expect(prompt).toContainText('picked in its MCP Shelf app in the chat');
+    await expect(prompt).toContainText('through its MCP Shelf app in the chat');
     await shoot(page, '28-ask-from-app');
     await expect(page.getByTestId('ask-path')).toHaveText('notes/plan.md');
     // Nothing of the file is shown while the person has not answered.

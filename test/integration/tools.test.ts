@@ -37,9 +37,9 @@ describe('read-only tools that mirror the resources', () => {
     await rm(other, { recursive: true, force: true });
   });
 
-  it('lists three tools and browse_shelf (the in-chat app, text for this client), each with a description and an input schema', async () => {
+  it('lists three tools, browse_shelf and the four of the in-chat app, each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'browse_shelf']);
+    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'browse_shelf', 'shelf_app_list', 'shelf_app_find', 'shelf_app_search', 'shelf_app_read']);
     for (const t of tools) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema.type).toBe('object');

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 
-import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
-import type { CallToolResult, ClientCapabilities, ReadResourceResult, Tool } from '@modelcontextprotocol/server';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
@@ -17,8 +17,8 @@ import { callShelfTool, SHELF_TOOLS, toolError } from './shelfTools.js';
  * The in-chat app (MCP Apps, SEP-1865): `browse_shelf` links the `ui://`
  * view, and four tools only the view calls reach the shelf through the
  * host — the same library, the same rules, ask-before-read and history (a
- * read by the view is filed as `app`). Hosts without the extension get
- * browse_shelf alone, answering in text.
+ * read by the view is filed as `app`). Where no app is shown, browse_shelf
+ * answers in text.
  */
 
 export { EXTENSION_ID };
@@ -62,11 +62,6 @@ export async function readAppResource(view: AppView, uri: string): Promise<ReadR
   return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: await view.read(), _meta: APP_RESOURCE_META }] };
 }
 
-/** Whether a client says it renders MCP Apps (the extension in its capabilities). */
-export function showsApps(capabilities: ClientCapabilities | null | undefined): boolean {
-  return getUiCapability(capabilities) !== undefined;
-}
-
 const folderArg = z.string().min(1).max(4096);
 
 const BrowseArgs = z
@@ -107,17 +102,24 @@ export const BROWSE_SHELF_TOOL: Tool = {
   _meta: { ui: { resourceUri: APP_URI, visibility: ['model', 'app'] }, [RESOURCE_URI_META_KEY]: APP_URI },
 };
 
+const FOR_APP = 'Called by the MCP Shelf app shown in the chat, not by a model (use list_resources, search_resources and read_resource).';
+
 export const APP_ONLY_TOOLS: Tool[] = [
-  { name: APP_TOOLS.list, title: 'List a directory (app)', description: 'For the MCP Shelf app: the published folders, and one page of a directory.', inputSchema: schema(ListArgs), annotations: READ_ONLY, _meta: appOnly },
-  { name: APP_TOOLS.find, title: 'Find files by name (app)', description: 'For the MCP Shelf app: files whose path contains every word.', inputSchema: schema(FindArgs), annotations: READ_ONLY, _meta: appOnly },
-  { name: APP_TOOLS.search, title: 'Search file text (app)', description: 'For the MCP Shelf app: full-text search, as search_resources.', inputSchema: schema(SearchArgs), annotations: READ_ONLY, _meta: appOnly },
-  { name: APP_TOOLS.read, title: 'Read a file (app)', description: 'For the MCP Shelf app: a file as read_resource gives it, recorded as read by the app.', inputSchema: readSchema, annotations: READ_ONLY, _meta: appOnly },
+  { name: APP_TOOLS.list, title: 'List a directory (app)', description: `${FOR_APP} The published folders, and one page of a directory.`, inputSchema: schema(ListArgs), annotations: READ_ONLY, _meta: appOnly },
+  { name: APP_TOOLS.find, title: 'Find files by name (app)', description: `${FOR_APP} Files whose path contains every word.`, inputSchema: schema(FindArgs), annotations: READ_ONLY, _meta: appOnly },
+  { name: APP_TOOLS.search, title: 'Search file text (app)', description: `${FOR_APP} Full-text search, as search_resources.`, inputSchema: schema(SearchArgs), annotations: READ_ONLY, _meta: appOnly },
+  { name: APP_TOOLS.read, title: 'Read a file (app)', description: `${FOR_APP} A file as read_resource gives it, recorded as picked by the person in the app.`, inputSchema: readSchema, annotations: READ_ONLY, _meta: appOnly },
 ];
 
-/** The app's tools for a client: browse_shelf for all; the view's own tools only where a view can run. */
-export function appTools(clientShowsApps: boolean): Tool[] {
-  return clientShowsApps ? [BROWSE_SHELF_TOOL, ...APP_ONLY_TOOLS] : [BROWSE_SHELF_TOOL];
-}
+/**
+ * The app's tools, listed to every client: hosts that show apps keep the
+ * view's own tools from the model (their visibility says "app"). Listing
+ * them only to clients that declare the extension would break the app in
+ * hosts that show apps without declaring it (VS Code, late 2026); a client
+ * that shows no app lists four tools more, whose descriptions send a model
+ * to the others.
+ */
+export const APP_TOOL_LIST: Tool[] = [BROWSE_SHELF_TOOL, ...APP_ONLY_TOOLS];
 
 const APP_TOOL_NAMES = new Set<string>([BROWSE_TOOL, ...Object.values(APP_TOOLS)]);
 

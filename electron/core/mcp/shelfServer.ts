@@ -1,11 +1,11 @@
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Implementation,Server } from '@modelcontextprotocol/server';
+import { type Implementation,Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { Library } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 import { VERSION } from '../version.js';
 import type { Era } from './protocolEra.js';
-import { appTools, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource, showsApps } from './shelfApp.js';
+import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
 import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
@@ -116,10 +116,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     return { completion: library.complete(ref.uri, argument.value) };
   });
   if (tools) {
-    // A 2025 client states its capabilities once; a modern one with every request.
-    const capabilities = (ctx: { mcpReq: { envelope?: Record<string, unknown> } }) =>
-      (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
-    server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: app ? [...SHELF_TOOLS, ...appTools(showsApps(capabilities(ctx)))] : SHELF_TOOLS }));
+    server.setRequestHandler('tools/list', () => ({ tools: app ? [...SHELF_TOOLS, ...APP_TOOL_LIST] : SHELF_TOOLS }));
     server.setRequestHandler('tools/call', (req, ctx) =>
       app && isAppTool(req.params.name)
         ? callAppTool(setup.reads, who(req.method, ctx), req.params.name, req.params.arguments)

@@ -60,7 +60,7 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
           </code>
           <p className="muted small">
             {formatBytes(ask.size)} · in {ask.folder} · over {ask.transport === 'http' ? 'HTTP' : 'the local socket'}
-            {ask.via === 'app' && <> · picked in its MCP Shelf app in the chat</>}
+            {ask.via === 'app' && <> · through its MCP Shelf app in the chat</>}
           </p>
           <p className="small">
             This folder asks before each read. Without an answer the read is denied in {left} s. “Allow this client” also allows its next reads from this
