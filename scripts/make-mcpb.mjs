@@ -26,7 +26,7 @@ const manifest = {
   version: pkg.version,
   description: 'Read-only access to the folders you publish in MCP Shelf.',
   long_description:
-    'Connects to MCP Shelf running on this computer (the desktop app, or `mcp-shelf serve FOLDER…`) and gives the client the files of the folders you published there, read-only, as MCP resources and three tools (list, read, search). The bundle only bridges to the shelf: start MCP Shelf first.',
+    'Connects to MCP Shelf running on this computer (the desktop app, or `mcp-shelf serve FOLDER…`) and gives the client the files of the folders you published there, read-only, as MCP resources and three tools (list, read, search), and shows the shelf inside the chat (browse_shelf, an MCP App) to browse, search, preview and add files to the conversation. The bundle only bridges to the shelf: start MCP Shelf first.',
   author: { name: 'MCP Shelf' },
   license: pkg.license,
   keywords: ['files', 'folders', 'resources', 'read-only'],
@@ -40,6 +40,7 @@ const manifest = {
     { name: 'list_resources', description: 'Lists the published files (a folder and a glob narrow it), a page at a time.' },
     { name: 'read_resource', description: 'Reads one published file by URI.' },
     { name: 'search_resources', description: 'Finds a text in the published text files.' },
+    { name: 'browse_shelf', description: 'Shows the shelf in the chat: browse, search, preview and add files to the conversation.' },
   ],
   compatibility: { platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=20.19.0' } },
 };

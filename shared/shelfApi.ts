@@ -190,7 +190,7 @@ export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath'
 /** How a client's read ended. */
 export type AccessOutcome = 'ok' | 'denied' | 'error';
 
-/** One read by a client (a resource read or the read_resource tool), as the access history keeps it. */
+/** One read by a client (a resource read, the read_resource tool or the in-chat app), as the access history keeps it. */
 export interface AccessEntry {
   /** Increases with every entry, across restarts. */
   seq: number;
@@ -200,7 +200,8 @@ export interface AccessEntry {
   /** The MCP revision the client spoke. */
   protocolVersion: string | null;
   transport: 'socket' | 'http';
-  via: 'resource' | 'tool';
+  /** How the client read: resources/read, the read_resource tool, or the in-chat app (its own read tool, the person choosing). */
+  via: 'resource' | 'tool' | 'app';
   uri: string;
   /** The published folder the file belongs to (null: the URI named no published file). */
   folder: string | null;
@@ -294,6 +295,8 @@ export interface AccessAsk {
   path: string;
   folder: string;
   size: number;
+  /** How the client reads: `app` through the in-chat app's read tool (the client's word, as its name is). */
+  via?: AccessEntry['via'];
 }
 
 /** once: this read; client: every read by this connection until it disconnects (where offered); deny: this read. */

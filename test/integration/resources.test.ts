@@ -61,12 +61,13 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
     await rm(other, { recursive: true, force: true });
   });
 
-  it('negotiates 2025-11-25 with the declared capabilities', () => {
+  it('negotiates 2025-11-25 with the declared capabilities (the MCP Apps extension among them)', () => {
     expect(client.getServerCapabilities()).toEqual({
       resources: { subscribe: true, listChanged: true },
       completions: {},
       logging: {},
       tools: {},
+      extensions: { 'io.modelcontextprotocol/ui': {} },
     });
     expect(client.getServerVersion()?.name).toBe('mcp-shelf');
   });

@@ -147,7 +147,7 @@ describe('safety: only published files, whatever the client sends', () => {
     }
     // The tools are read-only mirrors: no tool writes, and no argument makes one write.
     const tools = (await raw.request('tools/list')).result as { tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> };
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(['grep_resources', 'list_resources', 'read_resource', 'search_resources']);
+    expect(tools.tools.map((t) => t.name).sort()).toEqual(['browse_shelf', 'grep_resources', 'list_resources', 'read_resource', 'search_resources', 'shelf_app_find', 'shelf_app_list', 'shelf_app_read', 'shelf_app_search']);
     expect(tools.tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
     const unknownTool = await raw.request('tools/call', { name: 'write_file', arguments: { path: 'ok.txt', content: 'pwned' } });
     expect(unknownTool.error?.code).toBe(-32602);

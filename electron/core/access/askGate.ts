@@ -1,5 +1,5 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
-import type { AccessAsk, AccessDecision } from '../../../shared/shelfApi.js';
+import type { AccessAsk, AccessDecision, AccessEntry } from '../../../shared/shelfApi.js';
 import { ShelfError } from '../library/shelfError.js';
 
 /** Who is reading: one connection (socket, 2025 HTTP session) or one modern HTTP client (per name and version). */
@@ -27,6 +27,7 @@ export interface AskTarget {
   folder: string;
   path: string;
   size: number;
+  via?: AccessEntry['via'];
 }
 
 export type RefusalReason = 'denied' | 'timeout' | 'no-window' | 'disconnected' | 'busy';
@@ -136,6 +137,7 @@ export class AskGate {
       path: target.path,
       folder: target.folder,
       size: target.size,
+      ...(target.via ? { via: target.via } : {}),
     };
     let settle!: (refusal: RefusalReason | null) => void;
     const promise = new Promise<void>((resolve, reject) => {

@@ -116,7 +116,7 @@ export class ClientReads {
     // A document's text is the document: it asks, and is filed in the history, like the file.
     const fileUri = fileUriOfText(uri) ?? uri;
     try {
-      await this.admit(uri, fileUri, who);
+      await this.admit(uri, fileUri, who, via);
       const result = await open();
       this.record(uri, fileUri, who, via, describe(result));
       return result;
@@ -131,7 +131,7 @@ export class ClientReads {
    * folder: judged by where the file really is, so a file asks if any
    * folder holding it asks, whichever folder it was found through.
    */
-  private async admit(uri: string, fileUri: string, who: Requester): Promise<void> {
+  private async admit(uri: string, fileUri: string, who: Requester, via: AccessEntry['via']): Promise<void> {
     const { gate, askingFolder, anyAsks } = this.options;
     if (!gate || !askingFolder || !anyAsks?.()) return;
     const found = await this.library.locate(fileUri);
@@ -140,7 +140,7 @@ export class ClientReads {
     const asking = askingFolder(realFile);
     if (!asking) return;
     const rel = asking.realRoot === found.folder.realRoot ? found.entry.rel : path.relative(asking.realRoot, realFile).split(path.sep).join('/');
-    await gate.check(who, { uri, folder: asking.root, path: rel, size: found.entry.size });
+    await gate.check(who, { uri, folder: asking.root, path: rel, size: found.entry.size, via });
   }
 
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number; detail?: string } | { error: unknown }): void {

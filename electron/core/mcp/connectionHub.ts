@@ -106,9 +106,9 @@ export class ConnectionHub {
     return [...this.connections.values()];
   }
 
-  /** Applies to connections made from now on (a live server's capabilities cannot change). */
+  /** Applies to connections made from now on (a live server's capabilities cannot change); options not named stay. */
   setServerOptions(server: ShelfServerOptions): void {
-    this.options.server = server;
+    this.options.server = { ...this.options.server, ...server };
   }
 
   /** Told when a client connects, says who it is, or disconnects. */

@@ -4,6 +4,7 @@ import type { FileStream } from '../library/fileStream.js';
 import { DECODED_FROM_META_KEY } from '../library/safeRead.js';
 import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
+import { isAppUri } from './shelfApp.js';
 import { SERVER_INFO } from './shelfServer.js';
 
 /** The error response the SDK would build from a thrown error (same code, message and data). */
@@ -77,6 +78,8 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
 export function readFastPath(reads: ClientReads, who: () => Requester, eraOf: () => Era | null): Interceptor {
   return (message) => {
     if (message.method !== 'resources/read') return null;
+    // The in-chat app's view is no file: the SDK's handler serves it.
+    if (isAppUri((message.params as { uri: string }).uri)) return null;
     const claim = claimOf(message);
     const era = eraOf();
     if (claim === 'other' || (era !== null && claim !== era)) return null;

@@ -5,6 +5,7 @@ import type { Library } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 import { VERSION } from '../version.js';
 import type { Era } from './protocolEra.js';
+import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
 import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
@@ -39,6 +40,8 @@ export const SERVER_INFO: Implementation = { name: 'mcp-shelf', title: 'MCP Shel
 export interface ShelfServerOptions {
   /** Offer the read-only tools that mirror the resources (on by default). */
   tools?: boolean;
+  /** The in-chat app's view: with the tools on, browse_shelf, its `ui://` resource and the view's own tools. */
+  app?: AppView | null;
 }
 
 export interface ShelfServerSetup extends ShelfServerOptions {
@@ -80,12 +83,14 @@ const INSTRUCTIONS =
  */
 export function createShelfServer(library: Library, setup: ShelfServerSetup): ShelfServer {
   const tools = setup.tools ?? true;
+  const app = tools ? (setup.app ?? null) : null;
   const server = new Server(SERVER_INFO, {
     capabilities: {
       resources: { subscribe: true, listChanged: true },
       completions: {},
       logging: {},
       ...(tools ? { tools: {} } : {}),
+      ...(app ? { extensions: { [EXTENSION_ID]: {} } } : {}),
     },
     instructions: INSTRUCTIONS,
   });
@@ -98,6 +103,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
   });
   const who = (method: string, ctx: { mcpReq: { envelope?: unknown } }) => setup.requester({ method, params: { _meta: ctx.mcpReq.envelope } });
   server.setRequestHandler('resources/read', async (req, ctx) => {
+    if (app && isAppUri(req.params.uri)) return readAppResource(app, req.params.uri);
     const { contents } = await setup.reads.read(req.params.uri, who(req.method, ctx), 'resource');
     return { contents: [contents] };
   });
@@ -110,8 +116,12 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     return { completion: library.complete(ref.uri, argument.value) };
   });
   if (tools) {
-    server.setRequestHandler('tools/list', () => ({ tools: SHELF_TOOLS }));
-    server.setRequestHandler('tools/call', (req, ctx) => callShelfTool(setup.reads, who(req.method, ctx), req.params.name, req.params.arguments));
+    server.setRequestHandler('tools/list', () => ({ tools: app ? [...SHELF_TOOLS, ...APP_TOOL_LIST] : SHELF_TOOLS }));
+    server.setRequestHandler('tools/call', (req, ctx) =>
+      app && isAppTool(req.params.name)
+        ? callAppTool(setup.reads, who(req.method, ctx), req.params.name, req.params.arguments)
+        : callShelfTool(setup.reads, who(req.method, ctx), req.params.name, req.params.arguments),
+    );
   }
 
   // 2025 subscriptions belong to the connection; any URI may be subscribed:

@@ -45,6 +45,7 @@ import { DocumentText } from '../documents/documentText.js';
 import { TextDiskCache } from '../documents/textDiskCache.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
+import { AppView } from '../mcp/shelfApp.js';
 import { Grep } from '../search/grep.js';
 import { SearchIndex } from '../search/searchIndex.js';
 import { prepareConfigDir } from '../settings/configDir.js';
@@ -88,11 +89,21 @@ export interface ServiceOptions {
   imageWorker?: URL | string;
   /** The built grep worker (grep-worker.js): without it, there is no grep_resources. */
   grepWorker?: URL | string;
+  /**
+   * The built in-chat app (shelf-app.html beside the host's bundle). Without
+   * it, the app's tool and resource are not offered.
+   */
+  appView?: string;
 }
 
-/** The workers a host's build puts beside its bundle (dist/electron for the CLI, out/main for Electron). */
-export function builtWorkers(dir: string): Pick<ServiceOptions, 'extractWorker' | 'imageWorker' | 'grepWorker'> {
-  return { extractWorker: path.join(dir, 'extract-worker.js'), imageWorker: path.join(dir, 'image-worker.js'), grepWorker: path.join(dir, 'grep-worker.js') };
+/** The workers and the in-chat app's view a host's build puts beside its bundle (dist/electron for the CLI, out/main for Electron). */
+export function builtWorkers(dir: string): Pick<ServiceOptions, 'extractWorker' | 'imageWorker' | 'grepWorker' | 'appView'> {
+  return {
+    extractWorker: path.join(dir, 'extract-worker.js'),
+    imageWorker: path.join(dir, 'image-worker.js'),
+    grepWorker: path.join(dir, 'grep-worker.js'),
+    appView: path.join(dir, 'shelf-app.html'),
+  };
 }
 
 type Listener<E extends ShelfEventName> = (payload: ShelfEvents[E]) => void;
@@ -195,7 +206,7 @@ export class ShelfService implements ShelfMethods {
     this.hub = new ConnectionHub(this.library, {
       log: options.log,
       traffic: this.traffic,
-      server: { tools: options.tools ?? settings.tools },
+      server: { tools: options.tools ?? settings.tools, app: options.appView ? new AppView(options.appView) : null },
       reads,
       connectionClosed: (id) => {
         this.gate.connectionClosed(id);

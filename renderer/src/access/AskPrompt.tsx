@@ -86,6 +86,7 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
           </code>
           <p className="muted small">
             {formatBytes(ask.size)} · in {ask.folder}
+            {ask.via === 'app' && <> · through its MCP Shelf app in the chat</>}
           </p>
           <p className="small ask-who" data-testid="ask-who">
             <span>Client #{ask.connectionId}</span> <span>over {how}</span> {ask.protocolVersion && <span>{ask.protocolVersion}</span>}{' '}

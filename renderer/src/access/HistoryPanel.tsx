@@ -37,14 +37,15 @@ function download(text: string, format: HistoryExportFormat): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+const VIA: Record<AccessEntry['via'], string> = { resource: 'resource', tool: 'read tool', app: 'in-chat app' };
+/** How a read came: resources/read, the read tool or the in-chat app, over which transport, in which revision. */
+const how = (e: AccessEntry) => `${VIA[e.via] ?? e.via} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
+
 /**
  * Every read a client made, kept across restarts: filters by client,
  * folder, outcome and time; older pages on demand; export as CSV or JSON
  * Lines; retention and the ask timeout.
  */
-/** How a read came: resources/read or the read tool, over which transport, in which revision. */
-const how = (e: AccessEntry) => `${e.via === 'tool' ? 'read tool' : 'resource'} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
-
 export function HistoryPanel({
   api,
   folders,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import type { ClientConfigSnippet, ClientSetupResult, SetupClient } from '../../../shared/shelfApi';
+import { APP_CLIENTS, BROWSE_TOOL, SHOWS_APP } from '../../../shared/shelfApp';
 import { CopyButton } from '../ui/CopyButton';
 
 const SETUP: Partial<Record<ClientConfigSnippet['client'], SetupClient>> = {
@@ -8,6 +9,8 @@ const SETUP: Partial<Record<ClientConfigSnippet['client'], SetupClient>> = {
   vscode: 'vscode',
   cursor: 'cursor',
 };
+
+const listOf = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
 /**
  * Ready-to-paste configuration per client, all launching the stdio bridge
@@ -37,6 +40,11 @@ export function ConnectPanel({
         MCP clients start the bridge, <code>mcp-shelf connect</code>, which forwards their messages to this shelf. Add it to a client with one click, or
         paste the configuration yourself; then restart the client.
       </p>
+      <p className="lead app-note" data-testid="app-note">
+        <strong>MCP Shelf in the chat.</strong> {listOf(APP_CLIENTS)} show MCP Shelf as an app inside the conversation: ask to browse your shelf (the{' '}
+        <code>{BROWSE_TOOL}</code> tool), then filter, search, preview and add files to the chat yourself. Other clients get the same tool&apos;s answer as
+        text.
+      </p>
       <div className="snippets">
         {snippets.map((s) => {
           const setup = SETUP[s.client];
@@ -45,7 +53,14 @@ export function ConnectPanel({
             <article key={s.client} className="snippet" data-testid={`snippet-${s.client}`}>
               <header>
                 <div className="snippet-titles">
-                  <h3>{s.title}</h3>
+                  <h3>
+                    {s.title}
+                    {SHOWS_APP[s.client] && (
+                      <span className="chip chip-accent app-chip" title="Shows MCP Shelf inside the conversation (MCP Apps)">
+                        shows the app
+                      </span>
+                    )}
+                  </h3>
                   <span className="muted small mono ellipsis" title={s.location ?? undefined}>
                     {s.location ?? 'Run in a terminal'}
                   </span>

@@ -25,7 +25,7 @@ function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string
 }
 
 /** An image with its pixel size; a click switches between fitting the pane and actual size. */
-function ImageView({ src, name }: { src: string; name: string }) {
+export function ImageView({ src, name }: { src: string; name: string }) {
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
   const [actual, setActual] = useState(false);
   return (

@@ -219,7 +219,7 @@ export function ResourceTree({
 }
 
 /** `text` with each filter word's occurrences marked. */
-function Marked({ text, words }: { text: string; words: readonly string[] }) {
+export function Marked({ text, words }: { text: string; words: readonly string[] }) {
   if (words.length === 0) return <>{text}</>;
   const pattern = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'gi');
   return (
