@@ -134,7 +134,7 @@ test('the app in a host: tools, filter, search, preview, pages, image, add to ch
   try {
     // What the host shows the model: browse_shelf, not the view's own tools.
     const { tools } = await client.listTools();
-    expect(tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'browse_shelf']);
+    expect(tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf']);
     expect(tools.filter((t) => isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual(['shelf_app_list', 'shelf_app_find', 'shelf_app_search', 'shelf_app_read']);
 
     const app = await openApp(page, client, host, {});

@@ -80,7 +80,9 @@ describe('what the tools give a model (issue 23)', () => {
 
   it('offers grep_resources beside the other tools, each described for a model', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources']);
+    // What a model is offered: the in-chat app's own tools are for the app (hosts keep them from the model).
+    const forModel = tools.filter((t) => !(t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility?.every((v) => v === 'app'));
+    expect(forModel.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf']);
     const read = tools.find((t) => t.name === 'read_resource');
     expect(read?.description).toMatch(/offset/);
     expect(Object.keys(read?.inputSchema.properties ?? {})).toEqual(['uri', 'offset', 'limit', 'column', 'pages']);
