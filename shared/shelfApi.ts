@@ -73,7 +73,11 @@ export interface ModelReadPosition {
   startColumn?: number;
   next?: { offset: number; column?: number } | null;
   image?: { width: number; height: number; mimeType: string; original: { format: string; width: number; height: number }; converted: boolean };
+  /** A binary described, not shown (its size in bytes). */
   described?: boolean;
+  size?: number;
+  /** A document's text: how many parts (pages, slides, sheets) it has, what they are called, and which were read. */
+  document?: { kind: string; parts: number; partName: string; from: number; to: number };
 }
 
 /** What to read with the read_resource tool, and as which client. */

@@ -82,15 +82,35 @@ export function FilePreview({
   }, [calls, file, target, forced, attempt]);
 
   const view = load.state === 'done' ? load.view : null;
-  const parts = useMemo(() => (view?.kind === 'text' && file.textUri ? documentParts(view.text) : []), [view, file.textUri]);
-  const chosen = useMemo(() => (parts.length > 1 ? (range ?? { from: 1, to: parts.length }) : null), [parts, range]);
-  const shownView: FileView | null = useMemo(
-    () => (view?.kind === 'text' && chosen ? { ...view, text: partsText(view.text, parts, chosen.from, chosen.to) } : view),
-    [view, chosen, parts],
-  );
+  // A document's parts: as the read tool says (the whole text may be longer than one read), else from its marks.
+  const marked = useMemo(() => (view?.kind === 'text' && file.textUri && !view.document ? documentParts(view.text) : []), [view, file.textUri]);
+  const doc = view?.kind === 'text' ? view.document : undefined;
+  const partCount = doc ? doc.parts : marked.length;
+  const name = doc ? (doc.partName === 'Document' ? 'Part' : doc.partName) : partName(marked);
+  const chosen = useMemo(() => (partCount > 1 ? (range ?? { from: 1, to: partCount }) : null), [partCount, range]);
+  const wholeRange = !chosen || (chosen.from === 1 && chosen.to === partCount);
+  // A range of parts is read as such (the server cuts it from the whole text, and its note says what it holds).
+  const [ranged, setRanged] = useState<{ key: string; view: FileView } | null>(null);
+  const rangeKey = chosen && !wholeRange && doc ? `${chosen.from}-${chosen.to}` : null;
+  useEffect(() => {
+    if (!rangeKey) return;
+    let current = true;
+    calls.read(target, rangeKey).then(
+      (r) => current && setRanged({ key: rangeKey, view: fileView(r) }),
+      (err: unknown) => current && setRanged({ key: rangeKey, view: { kind: 'error', code: null, message: err instanceof Error ? err.message : String(err), reason: null } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [calls, target, rangeKey]);
+  const shownView: FileView | null = useMemo(() => {
+    if (wholeRange || !chosen || view?.kind !== 'text') return view;
+    if (doc) return ranged?.key === rangeKey ? ranged.view : null;
+    return { ...view, text: partsText(view.text, marked, chosen.from, chosen.to) };
+  }, [view, chosen, wholeRange, doc, ranged, rangeKey, marked]);
   const handoff = useMemo(
-    () => (shownView ? handoffFor({ file, folderName, view: shownView, ...(chosen ? { range: { ...chosen, of: parts.length, name: partName(parts) } } : {}) }) : null),
-    [shownView, file, folderName, chosen, parts],
+    () => (shownView ? handoffFor({ file, folderName, view: shownView, ...(chosen ? { range: { ...chosen, of: partCount, name } } : {}) }) : null),
+    [shownView, file, folderName, chosen, partCount, name],
   );
 
   const markdown: MarkdownContext = useMemo(
@@ -186,12 +206,12 @@ export function FilePreview({
         </div>
         {chosen && (
           <div className="app-range" data-testid="page-range">
-            <span className="small">{partName(parts)}s</span>
-            <RangeInput label={`First ${partName(parts).toLowerCase()}`} value={chosen.from} max={parts.length} onChange={(from) => setRange({ from, to: Math.max(from, chosen.to) })} />
+            <span className="small">{name}s</span>
+            <RangeInput label={`First ${name.toLowerCase()}`} value={chosen.from} max={partCount} onChange={(from) => setRange({ from, to: Math.max(from, chosen.to) })} />
             <span aria-hidden="true">–</span>
-            <RangeInput label={`Last ${partName(parts).toLowerCase()}`} value={chosen.to} max={parts.length} onChange={(to) => setRange({ from: Math.min(chosen.from, to), to })} />
-            <span className="small muted">of {parts.length}</span>
-            {(chosen.from !== 1 || chosen.to !== parts.length) && (
+            <RangeInput label={`Last ${name.toLowerCase()}`} value={chosen.to} max={partCount} onChange={(to) => setRange({ from: Math.min(chosen.from, to), to })} />
+            <span className="small muted">of {partCount}</span>
+            {!wholeRange && (
               <button type="button" className="btn btn-small btn-ghost" onClick={() => setRange(null)}>
                 All
               </button>

@@ -9,8 +9,16 @@ import { ToolFailure } from './shelfCalls';
  * (later text items are notes: what was shown, how to go on), an `image`
  * item, or an embedded resource (a blob today for images and binaries).
  */
+/** A document's parts (pages, slides, sheets): how many, what they are called, and which this text holds. */
+export interface DocumentParts {
+  parts: number;
+  partName: string;
+  from: number;
+  to: number;
+}
+
 export type FileView =
-  | { kind: 'text'; text: string; notes: string[] }
+  | { kind: 'text'; text: string; notes: string[]; document?: DocumentParts }
   | { kind: 'image'; data: string; mimeType: string; notes: string[] }
   | { kind: 'binary'; mimeType: string; bytes: number | null; notes: string[] }
   | { kind: 'error'; code: number | null; message: string; reason: string | null };
@@ -23,10 +31,13 @@ export function fileView(result: CallToolResult): FileView {
   }
   const [first, ...rest] = result.content;
   const notes = rest.flatMap((c) => (c.type === 'text' ? [c.text] : []));
+  // Where the read stopped, what it was (the read tool's _meta, never shown to a model).
+  const meta = (result._meta?.['dev.mcpshelf/read'] ?? {}) as { described?: boolean; mimeType?: string; size?: number; document?: DocumentParts };
+  if (meta.described) return { kind: 'binary', mimeType: meta.mimeType ?? 'application/octet-stream', bytes: meta.size ?? null, notes: first?.type === 'text' ? [first.text, ...notes] : notes };
   if (!first) return { kind: 'text', text: '', notes };
   switch (first.type) {
     case 'text':
-      return { kind: 'text', text: first.text, notes };
+      return { kind: 'text', text: first.text, notes, ...(meta.document ? { document: meta.document } : {}) };
     case 'image':
       return { kind: 'image', data: first.data, mimeType: first.mimeType, notes };
     case 'resource': {

@@ -42,8 +42,8 @@ export class ShelfCalls {
     return this.structured(APP_TOOLS.search, { query, ...(folder ? { folder } : {}), ...(cursor ? { cursor } : {}) });
   }
 
-  /** A file as the read_resource tool gives it (an `isError` result included: the preview shows it). */
-  read(uri: string): Promise<CallToolResult> {
-    return this.app.callServerTool({ name: APP_TOOLS.read, arguments: { uri } });
+  /** A file as the read_resource tool gives it (an `isError` result included: the preview shows it); `pages` picks a document's parts. */
+  read(uri: string, pages?: string): Promise<CallToolResult> {
+    return this.app.callServerTool({ name: APP_TOOLS.read, arguments: { uri, ...(pages ? { pages } : {}) } });
   }
 }

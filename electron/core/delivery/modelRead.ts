@@ -141,7 +141,14 @@ export class ModelReader {
   }
 
   /** A page of text, and a note after it when it is not the whole text: which lines, of how many, and how to go on. */
-  private textResult(args: ReadToolArgs, rel: string, page: Page, size: number, mimeType: string, about?: { prefix: string; parts?: string }): ModelRead {
+  private textResult(
+    args: ReadToolArgs,
+    rel: string,
+    page: Page,
+    size: number,
+    mimeType: string,
+    about?: { prefix: string; parts?: string; document: { kind: DocumentKind; parts: number; partName: string; from: number; to: number } },
+  ): ModelRead {
     const whole = page.firstLine === 1 && page.startColumn === 1 && page.next === null && (page.lastLine === page.totalLines || page.totalLines === 0);
     const note = whole && !about ? null : pageNote(args, page, about?.prefix, this.budgetCut(page, args));
     const lines = page.totalLines === 0 ? 'empty' : describeLines(page);
@@ -151,7 +158,19 @@ export class ModelReader {
     return {
       result: {
         content,
-        _meta: { [READ_META_KEY]: { uri: args.uri, path: rel, mimeType, firstLine: page.firstLine, lastLine: page.lastLine, totalLines: page.totalLines, startColumn: page.startColumn, next: page.next } },
+        _meta: {
+          [READ_META_KEY]: {
+            uri: args.uri,
+            path: rel,
+            mimeType,
+            firstLine: page.firstLine,
+            lastLine: page.lastLine,
+            totalLines: page.totalLines,
+            startColumn: page.startColumn,
+            next: page.next,
+            ...(about ? { document: about.document } : {}),
+          },
+        },
       },
       size,
       detail,
@@ -187,9 +206,10 @@ export class ModelReader {
     const page = kept.lines.page(this.pageRequest(args, profile));
     const partName = PART_NAMES[doc.kind].toLowerCase();
     const what = `${kindLabel(doc.kind)}, ${n(doc.parts)} ${partName}(s), ${sizeText(size)}`;
-    const partsText = kept.parts ? `${partName}s ${kept.parts.from}${kept.parts.to > kept.parts.from ? `–${kept.parts.to}` : ''} of ${kept.parts.total}` : undefined;
+    const partsText = kept.parts ? (kept.parts.to > kept.parts.from ? `${partName}s ${kept.parts.from}–${kept.parts.to}` : `${partName} ${kept.parts.from}`) + ` of ${kept.parts.total}` : undefined;
     const prefix = `Text extracted from ${path.posix.basename(rel)} (${what})${partsText ? `, ${partsText}` : ''}.`;
-    const read = this.textResult(args, rel, page, size, 'text/plain', { prefix, ...(partsText ? { parts: partsText } : {}) });
+    const document = { kind: doc.kind, parts: doc.parts, partName: PART_NAMES[doc.kind], from: kept.parts?.from ?? 1, to: kept.parts?.to ?? doc.parts };
+    const read = this.textResult(args, rel, page, size, 'text/plain', { prefix, document, ...(partsText ? { parts: partsText } : {}) });
     this.addOriginal(read.result, fileUri, rel, typeFromName(rel) ?? 'application/octet-stream', size, profile);
     return read;
   }
@@ -241,7 +261,7 @@ export class ModelReader {
       `${name}: ${mimeType}, ${sizeText(size)}. ${why ? `Not shown: ${why}.` : 'It is binary, so its bytes are not shown here.'}`,
       `Its bytes are the resource ${uri} (resources/read gives them exactly, as base64), for a client that reads or attaches resources.`,
     ];
-    const result: CallToolResult = { content: [{ type: 'text', text: lines.join('\n') }], _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, described: true } } };
+    const result: CallToolResult = { content: [{ type: 'text', text: lines.join('\n') }], _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, described: true, size } } };
     this.addOriginal(result, uri, rel, mimeType, size, profile);
     if (profile.embedOriginals && size <= MAX_EMBEDDED_BYTES) {
       const whole = await this.options.library.read(uri, { limit: MAX_EMBEDDED_BYTES }).catch(() => null);

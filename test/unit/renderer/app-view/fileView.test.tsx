@@ -18,6 +18,25 @@ describe('fileView', () => {
     expect(fileView({ content: [{ type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'hi' } }] })).toEqual({ kind: 'text', text: 'hi', notes: [] });
   });
 
+  it('takes what the read tool says in its _meta: a binary it described, and a document's parts', () => {
+    const described = {
+      content: [
+        { type: 'text' as const, text: 'data.bin: application/octet-stream, 300 KB (307,200 bytes). It is binary, so its bytes are not shown here.' },
+        { type: 'resource_link' as const, uri: 'file:///data.bin', name: 'data.bin' },
+      ],
+      _meta: { 'dev.mcpshelf/read': { uri: 'file:///data.bin', mimeType: 'application/octet-stream', described: true, size: 307_200 } },
+    };
+    // Never handed to the chat as if the description were the file's text.
+    expect(fileView(described)).toEqual({ kind: 'binary', mimeType: 'application/octet-stream', bytes: 307_200, notes: [described.content[0].text] });
+    const document = { parts: 12, partName: 'Page', from: 3, to: 5 };
+    expect(fileView({ content: [{ type: 'text', text: '--- Page 3 ---\n…' }, { type: 'text', text: 'Text extracted from r.pdf' }], _meta: { 'dev.mcpshelf/read': { document } } })).toEqual({
+      kind: 'text',
+      text: '--- Page 3 ---\n…',
+      notes: ['Text extracted from r.pdf'],
+      document,
+    });
+  });
+
   it('takes an isError result as the shelf error, with advice for a read the person did not allow', () => {
     const denied = fileView({
       isError: true,
