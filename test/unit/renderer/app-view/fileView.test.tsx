@@ -18,7 +18,7 @@ describe('fileView', () => {
     expect(fileView({ content: [{ type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'hi' } }] })).toEqual({ kind: 'text', text: 'hi', notes: [] });
   });
 
-  it('takes what the read tool says in its _meta: a binary it described, and a document's parts', () => {
+  it('takes what the read tool says in its _meta: a binary it described, and the parts of a document', () => {
     const described = {
       content: [
         { type: 'text' as const, text: 'data.bin: application/octet-stream, 300 KB (307,200 bytes). It is binary, so its bytes are not shown here.' },
