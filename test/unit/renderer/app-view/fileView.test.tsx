@@ -27,7 +27,7 @@ describe('fileView', () => {
       _meta: { 'dev.mcpshelf/read': { uri: 'file:///data.bin', mimeType: 'application/octet-stream', described: true, size: 307_200 } },
     };
     // Never handed to the chat as if the description were the file's text.
-    expect(fileView(described)).toEqual({ kind: 'binary', mimeType: 'application/octet-stream', bytes: 307_200, notes: [described.content[0].text] });
+    expect(fileView(described)).toEqual({ kind: 'binary', mimeType: 'application/octet-stream', bytes: 307_200, notes: [described.content[0]?.text] });
     const document = { parts: 12, partName: 'Page', from: 3, to: 5 };
     expect(fileView({ content: [{ type: 'text', text: '--- Page 3 ---\n…' }, { type: 'text', text: 'Text extracted from r.pdf' }], _meta: { 'dev.mcpshelf/read': { document } } })).toEqual({
       kind: 'text',
