@@ -9,7 +9,7 @@ import type { Readable, Writable } from 'node:stream';
  * dependency-free bridge.
  */
 
-const TOOLS = ['list_resources', 'read_resource', 'search_resources'];
+const TOOLS = ['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf'];
 const MODERN = '2026-07-28';
 const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
