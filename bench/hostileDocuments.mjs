@@ -78,18 +78,21 @@ const RELS =
   '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>';
 
 /**
- * A .docx that lies: a real zip whose local headers and central directory
- * both say word/document.xml is 4 KiB, while it inflates to `mib` MiB (the
- * start of a real document, then zeros). 3 GiB makes a file of ~3 MB.
+ * An Office file that lies: a real zip whose local headers and central
+ * directory both say `part` is 4 KiB, while it inflates to `mib` MiB (an
+ * XML start, then zeros). 3 GiB makes a file of ~3 MB.
  */
-export function lyingDocx(mib = 3072) {
+export function lyingZip(part, mib = 3072) {
   const start = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t>lying zip `);
   return zipOf([
     { name: '[Content_Types].xml', content: Buffer.from(CONTENT_TYPES) },
     { name: '_rels/.rels', content: Buffer.from(RELS) },
-    { name: 'word/document.xml', deflated: deflatedZeros(mib * MiB, start), declared: 4096 },
+    { name: part, deflated: deflatedZeros(mib * MiB, start), declared: 4096 },
   ]);
 }
+
+/** A .docx whose word/document.xml declares 4 KiB and inflates to `mib` MiB. */
+export const lyingDocx = (mib = 3072) => lyingZip('word/document.xml', mib);
 
 /** A small, honest .docx made the same way (one paragraph), for comparison. */
 export function plainDocx(text) {

@@ -7,6 +7,9 @@
 //   subs      10,000 subscriptions of 8 KB: on one connection, then across 6
 //   strings   150 clients one after another, each sending one 3 MiB string (clientInfo
 //             name, subscribe URI or request id) then closing: RSS after and 30 s later
+//   budget    the built extraction worker alone, in this process: what large honest documents
+//             add to the process at most, and how fast a Flate bomb grows it (per 10 ms) — the
+//             measurements the extraction memory budget and its check interval come from
 // No scenario named: all. Each starts its own server; loopback only.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,7 +17,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Worker } from 'node:worker_threads';
 
+import { Document, Packer, Paragraph } from 'docx';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import writeXlsxFile from 'write-excel-file/node';
+
+import { ProcessGrowth } from '../dist/electron/core/documents/processGrowth.js';
 import { flateBombPdf, lyingDocx, plainDocx } from './hostileDocuments.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -246,12 +257,68 @@ async function stringsScenarios() {
   return rows;
 }
 
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+
+/** Runs one document through the built worker with no watchdog, sampling this process every 10 ms as the watchdog does. */
+async function growthOf(kind, bytes) {
+  gc(); // what making the documents left behind is not the worker's
+  await sleep(1000); // and its pages leave the RSS a moment later
+  const worker = new Worker(path.join(ROOT, 'dist/electron/extract-worker.js'), { resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  const growth = new ProcessGrowth();
+  let max = 0;
+  let step = 0;
+  let last = 0;
+  const t0 = performance.now();
+  const timer = setInterval(() => {
+    const grown = growth.bytes();
+    step = Math.max(step, grown - last);
+    last = grown;
+    max = Math.max(max, grown);
+  }, 10);
+  const reply = await new Promise((resolve) => {
+    worker.once('message', resolve);
+    worker.once('exit', () => resolve({ ok: false, reason: 'heap limit' }));
+    const owned = bytes.slice();
+    worker.postMessage({ id: 1, kind, bytes: owned }, [owned.buffer]);
+  });
+  clearInterval(timer);
+  await worker.terminate();
+  return { outcome: reply.ok ? `${reply.text.length} chars` : reply.reason, ms: performance.now() - t0, maxGrowthMiB: max / MiB, maxStepPer10msMiB: step / MiB };
+}
+
+async function budgetScenario() {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < 2000; p++) {
+    const page = pdf.addPage();
+    for (let l = 0; l < 50; l++) page.drawText(`Page ${p} line ${l} some words of text to extract here`, { x: 30, y: 780 - l * 15, font, size: 10 });
+  }
+  const sheet = Array.from({ length: 200_000 }, (_, i) => Array.from({ length: 10 }, (_, j) => ({ value: j % 2 ? `cell ${i}/${j}` : i * j })));
+  const docs = {
+    'PDF, 2,000 pages of text': ['pdf', await pdf.save()],
+    'spreadsheet, 200,000 rows × 10': ['xlsx', new Uint8Array(await writeXlsxFile([{ sheet: 'S', data: sheet }], {}).toBuffer())],
+    'Word, 100,000 paragraphs': ['docx', new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: Array.from({ length: 100_000 }, (_, i) => new Paragraph(`Paragraph ${i} with a few words of text in it.`)) }] })))],
+    'PDF with a Flate bomb (2 GiB), unwatched': ['pdf', flateBombPdf()],
+  };
+  const rows = [];
+  for (const [name, [kind, bytes]] of Object.entries(docs)) {
+    const r = { scenario: name, fileMiB: (bytes.length / MiB).toFixed(1), ...(await growthOf(kind, bytes)) };
+    rows.push(r);
+    console.log(`${name} (${r.fileMiB} MiB): ${r.outcome} in ${r.ms.toFixed(0)} ms; the process grew by ${mib(r.maxGrowthMiB)} at most, ${mib(r.maxStepPer10msMiB)} at most in 10 ms`);
+  }
+  return rows;
+}
+
 const SCENARIOS = {
   docx: () => documentScenario('lying .docx (3 GiB inflated)', 'lying.docx', lyingDocx()),
   pdf: () => documentScenario('PDF with a Flate bomb (2 GiB)', 'bomb.pdf', flateBombPdf()),
   index: indexScenario,
   subs: async () => [await subscriptionScenario(1), await subscriptionScenario(6)],
   strings: stringsScenarios,
+  budget: budgetScenario,
 };
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SCENARIOS);
 const results = {};
