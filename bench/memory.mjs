@@ -12,7 +12,7 @@
 //             measurements the extraction memory budget and its check interval come from
 // No scenario named: all. Each starts its own server; loopback only.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,7 +44,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function serve(folder, { args = [], configDir } = {}) {
   const dir = configDir ?? (await mkdtemp(path.join(os.tmpdir(), 'shm-')));
   const sock = path.join(dir, 's.sock');
-  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, ...args, folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const snapshots = await mkdtemp(path.join(os.tmpdir(), 'shm-snap-'));
+  // SIGUSR2 writes a heap snapshot (after a full collection): what the server really keeps.
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}` };
+  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, ...args, folder], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let err = '';
   proc.stderr.on('data', (d) => (err += d));
   await new Promise((resolve, reject) => {
@@ -57,9 +60,31 @@ async function serve(folder, { args = [], configDir } = {}) {
     dir,
     pid: proc.pid,
     stderr: () => err,
+    /** The live heap after a full collection, in MiB (from a heap snapshot). */
+    async liveHeap() {
+      proc.kill('SIGUSR2');
+      for (;;) {
+        await sleep(250);
+        const file = (await readdir(snapshots)).find((n) => n.endsWith('.heapsnapshot'));
+        if (!file) continue;
+        let snap;
+        try {
+          snap = JSON.parse(await readFile(path.join(snapshots, file), 'utf8'));
+        } catch {
+          continue; // still being written
+        }
+        await rm(path.join(snapshots, file));
+        const fields = snap.snapshot.meta.node_fields;
+        const size = fields.indexOf('self_size');
+        let total = 0;
+        for (let i = size; i < snap.nodes.length; i += fields.length) total += snap.nodes[i];
+        return total / MiB;
+      }
+    },
     async stop() {
       proc.kill('SIGTERM');
       await new Promise((r) => (proc.exitCode !== null ? r() : proc.once('exit', r)));
+      await rm(snapshots, { recursive: true, force: true });
     },
   };
 }
@@ -172,7 +197,6 @@ async function indexScenario() {
 }
 
 async function countCached(config) {
-  const { readdir } = await import('node:fs/promises');
   const dirs = await readdir(path.join(config, 'text-cache')).catch(() => []);
   let n = 0;
   for (const d of dirs) n += (await readdir(path.join(config, 'text-cache', d)).catch(() => [])).length;
@@ -209,13 +233,14 @@ async function subscriptionScenario(connections, count = 10_000) {
   );
   await sleep(1000);
   const held = await rss(server.pid);
+  const heapHeld = await server.liveHeap();
   await Promise.all(clients.map((c) => c.close()));
   await sleep(3000);
-  const row = { scenario: `subscriptions, ${connections} connection(s)`, ...results, rssBefore: before, rssHeld: held, peakRss: await peak(server.pid), rssAfterClose: await rss(server.pid) };
+  const row = { scenario: `subscriptions, ${connections} connection(s)`, ...results, rssBefore: before, rssHeld: held, liveHeapHeld: heapHeld, peakRss: await peak(server.pid), rssAfterClose: await rss(server.pid), liveHeapAfterClose: await server.liveHeap() };
   await server.stop();
   await rm(work, { recursive: true, force: true });
   await rm(server.dir, { recursive: true, force: true });
-  console.log(`${row.scenario}: ${row.ok} accepted, ${row.refused} refused${row.firstRefusal ? ` ("${row.firstRefusal}")` : ''}; RSS ${mib(before)} → ${mib(held)} held, peak ${mib(row.peakRss)}, ${mib(row.rssAfterClose)} 3 s after closing`);
+  console.log(`${row.scenario}: ${row.ok} accepted, ${row.refused} refused${row.firstRefusal ? ` ("${row.firstRefusal}")` : ''}; RSS ${mib(before)} → ${mib(held)} held (live heap ${mib(heapHeld)}), peak ${mib(row.peakRss)}, ${mib(row.rssAfterClose)} 3 s after closing (live heap ${mib(row.liveHeapAfterClose)})`);
   return row;
 }
 
@@ -242,14 +267,16 @@ async function stringsScenarios() {
     const server = await serve(work, { args: ['--no-search-index'] });
     await sleep(500);
     const before = await rss(server.pid);
+    const heapBefore = await server.liveHeap();
     if (kind === 'all') await Promise.all(['name', 'uri', 'id'].map((k) => stringsScenario(k, server)));
     else await stringsScenario(kind, server);
     await sleep(1000);
     const after = await rss(server.pid);
     await sleep(30_000);
-    const row = { scenario: `150 clients × one 3 MiB ${kind === 'all' ? 'name, URI and id (three at once)' : kind}`, rssBefore: before, rssAfter: after, rssAfter30s: await rss(server.pid), peakRss: await peak(server.pid) };
+    const row = { scenario: `150 clients × one 3 MiB ${kind === 'all' ? 'name, URI and id (three at once)' : kind}`, rssBefore: before, rssAfter: after, rssAfter30s: await rss(server.pid), peakRss: await peak(server.pid), liveHeapBefore: heapBefore };
+    row.liveHeapAfter = await server.liveHeap();
     rows.push(row);
-    console.log(`${row.scenario}: RSS ${mib(before)} → ${mib(after)} after the last closed, ${mib(row.rssAfter30s)} 30 s later (peak ${mib(row.peakRss)})`);
+    console.log(`${row.scenario}: RSS ${mib(before)} → ${mib(after)} after the last closed, ${mib(row.rssAfter30s)} 30 s later (peak ${mib(row.peakRss)}); live heap ${mib(heapBefore)} → ${mib(row.liveHeapAfter)}`);
     await server.stop();
     await rm(server.dir, { recursive: true, force: true });
   }
