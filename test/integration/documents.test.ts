@@ -102,6 +102,21 @@ describe('document text in the worker', () => {
     }
   });
 
+  it('reasons count in the memory cache’s bound too: a folder of ever-changing broken documents cannot grow it', async () => {
+    const small = new DocumentText({ workerFile: EXTRACT_WORKER, cacheChars: 1000 });
+    try {
+      const broken = async () => Buffer.from('PK\u0003\u0004 not really a zip');
+      for (let i = 0; i < 20; i++) expect(await failure(small.text('file:///b.docx?as=text', `b.docx-version-${i}`, 'docx', broken))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
+      expect(small.extractions).toBe(20);
+      await small.text('file:///b.docx?as=text', 'b.docx-version-19', 'docx', broken).catch(() => undefined); // the newest is kept
+      expect(small.extractions).toBe(20);
+      await small.text('file:///b.docx?as=text', 'b.docx-version-0', 'docx', broken).catch(() => undefined); // the oldest was let go
+      expect(small.extractions).toBe(21);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a document being extracted when the server stops is not remembered as too large', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'doc-stop-'));
     const run = () => new DocumentText({ workerFile: EXTRACT_WORKER, disk: new TextDiskCache(dir, 64 * 1024 * 1024) });

@@ -57,6 +57,9 @@ const PROCESS_MEMORY_MB = 768;
 const WATCH_MS = 20;
 /** A worker whose job grew the process by more than this is replaced afterwards, so what it held goes back to the system. */
 const RECYCLE_BYTES = 128 * 1024 * 1024;
+/** What an outcome costs the in-memory cache, in characters: its text or message, its key and the entry around them. */
+const outcomeChars = (key: string, o: Outcome): number => ('text' in o ? o.text.length : o.message.length) + key.length + 64;
+
 /** Samples over the budget in a row before the worker is stopped: one sample can catch a moment's jump. */
 const OVER_SAMPLES = 2;
 
@@ -148,7 +151,8 @@ export class DocumentText {
   }
 
   private remember(key: string, o: Outcome): void {
-    const size = 'text' in o ? o.text.length : 0;
+    // A reason costs its key and message: a folder whose documents keep changing must not grow this without bound.
+    const size = outcomeChars(key, o);
     const budget = this.options.cacheChars ?? 64 * 1024 * 1024;
     if (size > budget) return;
     this.cache.set(key, o);
@@ -247,7 +251,7 @@ export class DocumentText {
     const o = this.cache.get(key);
     if (!o) return;
     this.cache.delete(key);
-    this.cachedChars -= 'text' in o ? o.text.length : 0;
+    this.cachedChars -= outcomeChars(key, o);
   }
 
   async close(): Promise<void> {
