@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 
 import type { DocumentKind } from './documentKinds.js';
@@ -18,6 +20,17 @@ import { extractText } from './extractText.js';
 // buffer, given back to the system when the worker stops (88 MiB after),
 // and extracts text as fast (BENCHMARKS.md, "Memory").
 delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
+
+// Extraction is background work: on Linux this thread (its own id, from
+// /proc/thread-self) gets a lower priority, so a document being extracted
+// never takes a core from the thread answering clients. Elsewhere nothing
+// changes.
+try {
+  const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(thread) && thread > 0) setPriority(thread, 10);
+} catch {
+  // no /proc (macOS, Windows), or not allowed: the default priority
+}
 
 export interface ExtractRequest {
   id: number;
