@@ -190,6 +190,18 @@ describe('what clients make the server keep', () => {
       await fetch(url, { method: 'DELETE', headers: session });
     }, 120_000);
 
+    it('refuses an initialize whose capabilities and clientInfo, kept for the whole connection, are over 64 KiB of JSON', async () => {
+      const c = await RawClient.connect(shelf.socketPath);
+      try {
+        const r = await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: { experimental: { x: { y: 'c'.repeat(70_000) } } }, clientInfo: { name: 'big', version: '1' } });
+        expect(r.error).toEqual({ code: -32602, message: 'Invalid params for initialize: capabilities and clientInfo together at most 65536 characters of JSON' });
+        const fine = await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: { experimental: { x: { y: 'c'.repeat(1000) } } }, clientInfo: { name: 'fine', version: '1', title: 'A fine client' } });
+        expect(fine.result).toBeDefined();
+      } finally {
+        c.close();
+      }
+    });
+
     it('refuses a request id over 1,024 characters, on the socket and over HTTP', async () => {
       const c = await RawClient.initialized(shelf.socketPath);
       try {

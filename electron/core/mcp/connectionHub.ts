@@ -392,7 +392,7 @@ class SocketListens {
 
   /** A `notifications/cancelled`: the SDK ends the listen with that id, if there is one. */
   cancelled(requestId: unknown): void {
-    if (requestId === undefined) return;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return; // names no request
     const key = JSON.stringify(requestId);
     const listen = this.byId.get(key);
     if (!listen) return;

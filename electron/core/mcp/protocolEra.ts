@@ -62,7 +62,20 @@ export function classify(message: { method: string; params?: unknown }): Claim {
 /** Claims by message, held weakly: a client's last message (up to 4 MiB) must not outlive it here. */
 const classified = new WeakMap<object, Claim>();
 
+/** A request whose `_meta` is nested too deep to examine (JSON.stringify and the SDK's checks recurse). */
+const TOO_DEEP: Claim = { kind: 'reject', code: -32602, message: 'Invalid _meta envelope: nested too deep' };
+
 function classifyUncached(message: { method: string; params?: unknown }): Claim {
+  try {
+    return classifyShallow(message);
+  } catch (err) {
+    // A stack overflow here took the whole server down; the request is refused instead.
+    if (err instanceof RangeError) return TOO_DEEP;
+    throw err;
+  }
+}
+
+function classifyShallow(message: { method: string; params?: unknown }): Claim {
   const { params } = message;
   if (params === undefined || (isObject(params) && (params._meta === undefined || (isObject(params._meta) && !(PROTOCOL_VERSION_META_KEY in params._meta))))) {
     return NO_CLAIM;

@@ -27,12 +27,30 @@ export const MAX_ID_CHARS = 1024;
 
 const paged = z.looseObject({ cursor: cursor.optional() }).optional();
 
+/**
+ * What a 2025 client says of itself at `initialize` (its capabilities and
+ * clientInfo, any extra fields included) is kept by the SDK for as long as
+ * the connection lasts: at most this much, as JSON.
+ */
+export const MAX_CLIENT_DESCRIPTION_CHARS = 64 * 1024;
+const jsonLength = (v: unknown) => {
+  try {
+    return JSON.stringify(v ?? null).length;
+  } catch {
+    return Infinity; // nested too deep to write back out: too much either way
+  }
+};
+
 const SCHEMAS: Record<string, z.ZodType> = {
-  initialize: z.looseObject({
-    protocolVersion: shortText,
-    capabilities: z.looseObject({}),
-    clientInfo: implementation,
-  }),
+  initialize: z
+    .looseObject({
+      protocolVersion: shortText,
+      capabilities: z.looseObject({}),
+      clientInfo: implementation,
+    })
+    .refine((p) => jsonLength(p.capabilities) + jsonLength(p.clientInfo) <= MAX_CLIENT_DESCRIPTION_CHARS, {
+      message: `capabilities and clientInfo together at most ${MAX_CLIENT_DESCRIPTION_CHARS} characters of JSON`,
+    }),
   'logging/setLevel': z.looseObject({
     level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
   }),
