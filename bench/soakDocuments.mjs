@@ -21,7 +21,7 @@ const KINDS = [
 /**
  * Starts the loop until `end` (a Date.now() time). `quietly(fn)` runs fn
  * while no bomb is being extracted (the soak samples RSS there: a PDF bomb
- * takes the server up to its 768 MiB extraction budget for a few seconds).
+ * takes the server up to its 1 GiB extraction budget for a few seconds).
  */
 export function soakDocuments({ folder, sock, end }) {
   const stats = { reads: 0, refused: 0, wrong: 0 };

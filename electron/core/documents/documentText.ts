@@ -17,7 +17,8 @@ export interface DocumentTextOptions {
   /**
    * What one extraction may add to the process's memory, heap and buffers
    * together (the heap limit does not count ArrayBuffers, where pdf.js
-   * inflates streams); past it the worker is stopped: `too-large`.
+   * inflates streams); past it the worker is stopped: `too-large`. Default:
+   * the heap limit and 512 MiB of buffers.
    */
   processMemoryMb?: number;
   /** Extracted text kept in memory, in characters, for documents read again (by file identity). */
@@ -48,12 +49,15 @@ function fromDisk(kept: CachedOutcome | null): Outcome | null {
 /** Documents waiting for the worker at once; past this a read is refused (busy) rather than queued. */
 const MAX_QUEUED = 64;
 /**
- * The memory budget of one extraction and how often it is checked. A 2,000-page
- * PDF adds ~210 MiB, a 200,000-row sheet ~550 MiB (mostly heap, capped at 512
- * MiB apart); a Flate bomb in a PDF adds at most ~22 MiB per 10 ms, so a check
- * every 20 ms stops it within ~50 MiB of the budget (BENCHMARKS.md, "Memory").
+ * What one extraction may add to the process beyond its heap limit: its
+ * buffers (the file, up to 128 MiB; an Office file's XML parts, up to 256
+ * MiB, and the copies the readers make; the streams pdf.js inflates). Honest
+ * documents measured: a 2,000-page PDF adds ~210 MiB in all, a 100,000-paragraph
+ * Word file ~460 MiB, sheets of 200,000 and 300,000 rows ~630 and ~930 MiB
+ * (mostly heap); a Flate bomb grows it by up to ~30 MiB in 10 ms, so a check
+ * every 20 ms stops it within a few tens of MiB (BENCHMARKS.md, "Memory").
  */
-const PROCESS_MEMORY_MB = 768;
+const BUFFERS_MB = 512;
 const WATCH_MS = 20;
 /** A worker whose job grew the process by more than this is replaced afterwards, so what it held goes back to the system. */
 const RECYCLE_BYTES = 128 * 1024 * 1024;
@@ -186,7 +190,7 @@ export class DocumentText {
     let over = 0;
     return new Promise<Outcome>((resolve) => {
       const timeoutMs = this.options.timeoutMs ?? 30_000;
-      const budgetMb = this.options.processMemoryMb ?? PROCESS_MEMORY_MB;
+      const budgetMb = this.options.processMemoryMb ?? (this.options.memoryMb ?? 512) + BUFFERS_MB;
       const done = (o: Outcome, stop = false) => {
         clearTimeout(timer);
         clearInterval(watchdog);
