@@ -1,8 +1,10 @@
-// npm run soak -- [--minutes N] [--clients N] [--no-hostile]
+// npm run soak -- [--minutes N] [--clients N] [--no-hostile] [--no-documents]
 // Long load on a real `mcp-shelf serve`: clients mixing list, read,
 // subscribe and unsubscribe while files churn, beside hostile clients (a
 // flood of lines that are not JSON, a client that asks for a large file and
-// never reads while it floods, oversized strings; each reconnects when cut). Per minute: requests served,
+// never reads while it floods, oversized strings; each reconnects when cut; Office
+// files whose zips lie about their sizes and a PDF Flate bomb, rewritten and read
+// as text in a loop, each refused as too-large). Per minute: requests served,
 // errors (must be 0), p50/p99 latency and server RSS; RSS after warm-up must
 // stay flat (under 10% growth from minute 2 to the end) and the traffic log
 // within its byte bound. Loopback only; bounded in time; stops by itself.
@@ -17,8 +19,9 @@ import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 
 import { webApiProtocols } from '../dist/shared/shelfApi.js';
+import { soakDocuments } from './soakDocuments.mjs';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, clients: { type: 'string', default: '50' }, 'no-hostile': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, clients: { type: 'string', default: '50' }, 'no-hostile': { type: 'boolean', default: false }, 'no-documents': { type: 'boolean', default: false } } });
 const minutes = Number(values.minutes);
 const clientCount = Number(values.clients);
 if (!(minutes > 0) || !(clientCount > 0)) throw new Error('--minutes and --clients must be positive numbers');
@@ -114,9 +117,11 @@ const perMinute = [];
 let minute = { requests: 0, errors: 0, latencies: [] };
 const clients = await Promise.all(Array.from({ length: clientCount }, (_, i) => client(i)));
 let uris = [];
+/** The hostile clients' files are not in the well-behaved mix. */
+const wellBehaved = (u) => !u.includes('/big/') && !u.includes('/bombs/');
 const refresh = async (c) => {
   const r = await c.request('resources/list', {});
-  if (r.result) uris = r.result.resources.map((x) => x.uri).filter((u) => !u.includes('/big/'));
+  if (r.result) uris = r.result.resources.map((x) => x.uri).filter(wellBehaved);
 };
 await refresh(clients[0]);
 
@@ -140,7 +145,7 @@ const loops = clients.map(async (c, i) => {
       console.error(`error: ${JSON.stringify(res.error)}`);
     }
     // The hostile client's large file is not in the well-behaved mix.
-    if (op === 0 && res.result) uris = res.result.resources.map((x) => x.uri).filter((u) => !u.includes('/big/'));
+    if (op === 0 && res.result) uris = res.result.resources.map((x) => x.uri).filter(wellBehaved);
   }
 });
 
@@ -176,7 +181,7 @@ const ticker = (async () => {
       errors: done.errors,
       p50ms: Number(pct(done.latencies, 0.5).toFixed(2)),
       p99ms: Number(pct(done.latencies, 0.99).toFixed(2)),
-      rssMiB: Number((await rssMiB()).toFixed(1)),
+      rssMiB: Number((await (documents ? documents.quietly(rssMiB) : rssMiB())).toFixed(1)),
       trafficMiB: Number((status.traffic.bytes / 2 ** 20).toFixed(1)),
       trafficBoundMiB: status.traffic.maxBytes / 2 ** 20,
       historyMiB: Number((await historyMiB()).toFixed(2)),
@@ -222,7 +227,9 @@ const hostile = values['no-hostile']
       }
     });
 
-await Promise.all([...loops, churn, ticker, ...hostile]);
+const documents = values['no-hostile'] || values['no-documents'] ? null : soakDocuments({ folder, sock, end });
+
+await Promise.all([...loops, churn, ticker, ...hostile, documents?.run]);
 clients.forEach((c) => c.close());
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
@@ -234,11 +241,12 @@ const last = perMinute[perMinute.length - 1];
 const growth = warm && last ? (last.rssMiB - warm.rssMiB) / warm.rssMiB : 0;
 const ringOk = perMinute.every((r) => r.trafficMiB <= r.trafficBoundMiB);
 const historyOk = perMinute.every((r) => r.historyMiB * 2 ** 20 <= HISTORY_BOUND);
-const verdict = { errorsZero: total.errors === 0, rssFlat: perMinute.length < 3 || growth < 0.1, ringWithinBound: ringOk, historyWithinBound: historyOk };
+const documentsRefused = !documents || (documents.stats.reads > 0 && documents.stats.wrong === 0);
+const verdict = { errorsZero: total.errors === 0, rssFlat: perMinute.length < 3 || growth < 0.1, ringWithinBound: ringOk, historyWithinBound: historyOk, documentsRefused };
 console.log('\n| minute | requests | errors | p50 ms | p99 ms | server RSS MiB | traffic log MiB | history MiB |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of perMinute) console.log(`| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} | ${r.historyMiB} / ${(HISTORY_BOUND / 2 ** 20).toFixed(2)} |`);
-console.log(`\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; ${JSON.stringify(verdict)}`);
+console.log(`\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; hostile documents read: ${documents?.stats.reads ?? 0}, refused as too-large: ${documents?.stats.refused ?? 0}; ${JSON.stringify(verdict)}`);
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
-await writeFile(path.join(ROOT, 'results', 'soak-latest.json'), JSON.stringify({ date: new Date().toISOString(), minutes, clients: clientCount, hostile: !values['no-hostile'], hostileCuts, perMinute, total, growth, verdict, node: process.version, cpus: os.cpus().length }, null, 2));
+await writeFile(path.join(ROOT, 'results', 'soak-latest.json'), JSON.stringify({ date: new Date().toISOString(), minutes, clients: clientCount, hostile: !values['no-hostile'], hostileCuts, documents: documents?.stats ?? null, perMinute, total, growth, verdict, node: process.version, cpus: os.cpus().length }, null, 2));
 process.exit(Object.values(verdict).every(Boolean) ? 0 : 1);

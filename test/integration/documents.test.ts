@@ -67,6 +67,13 @@ describe('document text in the worker', () => {
     } finally {
       await small.close();
     }
+    // What the process may grow by is watched apart from the heap (ArrayBuffers are outside it).
+    const watched = new DocumentText({ workerFile: EXTRACT_WORKER, processMemoryMb: 8 });
+    try {
+      await expect(extract('pdf', big, watched)).rejects.toMatchObject({ data: { reason: 'too-large' }, message: expect.stringContaining('8 MiB of memory allowed') });
+    } finally {
+      await watched.close();
+    }
     // The shared one is untouched, and a document is extracted once per version.
     const before = docs.extractions;
     const bytes = await pdfWithText(['cached']);
@@ -94,6 +101,42 @@ describe('document text in the worker', () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it('reasons count in the memory cache’s bound too: a folder of ever-changing broken documents cannot grow it', async () => {
+    const small = new DocumentText({ workerFile: EXTRACT_WORKER, cacheChars: 1000 });
+    try {
+      const broken = async () => Buffer.from('PK\u0003\u0004 not really a zip');
+      for (let i = 0; i < 20; i++) expect(await failure(small.text('file:///b.docx?as=text', `b.docx-version-${i}`, 'docx', broken))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
+      expect(small.extractions).toBe(20);
+      await small.text('file:///b.docx?as=text', 'b.docx-version-19', 'docx', broken).catch(() => undefined); // the newest is kept
+      expect(small.extractions).toBe(20);
+      await small.text('file:///b.docx?as=text', 'b.docx-version-0', 'docx', broken).catch(() => undefined); // the oldest was let go
+      expect(small.extractions).toBe(21);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a document being extracted when the server stops is not remembered as too large', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'doc-stop-'));
+    const run = () => new DocumentText({ workerFile: EXTRACT_WORKER, disk: new TextDiskCache(dir, 64 * 1024 * 1024) });
+    const bytes = await pdfWithText(Array.from({ length: 1000 }, (_, i) => `Page ${i} ${'lorem ipsum dolor sit amet '.repeat(20)}`));
+    const key = '/d\u0000big.pdf\u00001\u00002';
+    const stopping = run();
+    const next = run();
+    try {
+      const reading = failure(stopping.text('file:///d/big.pdf?as=text', key, 'pdf', async () => bytes.slice()));
+      await new Promise((r) => setTimeout(r, 100)); // under way in the worker
+      await stopping.close();
+      expect(await reading).toBe(`${ErrorCodes.documentTextUnavailable}:busy`);
+      await new Promise((r) => setTimeout(r, 200)); // a write would be in the background
+      expect((await next.text('file:///d/big.pdf?as=text', key, 'pdf', async () => bytes.slice())).parts).toBe(1000);
+      expect(next.extractions).toBe(1);
+    } finally {
+      await Promise.all([stopping.close(), next.close()]);
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('the next run reads text and lasting reasons back from disk instead of extracting again; a timeout is not kept', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'doc-cache-'));

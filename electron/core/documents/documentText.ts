@@ -4,6 +4,7 @@ import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { ShelfError } from '../library/shelfError.js';
 import type { DocumentKind } from './documentKinds.js';
 import type { ExtractReply, ExtractRequest } from './extractWorker.js';
+import { ProcessGrowth } from './processGrowth.js';
 import type { CachedOutcome, TextDiskCache } from './textDiskCache.js';
 
 export interface DocumentTextOptions {
@@ -13,6 +14,13 @@ export interface DocumentTextOptions {
   timeoutMs?: number;
   /** The worker's heap; a document that needs more fails with `too-large` and a new worker starts. */
   memoryMb?: number;
+  /**
+   * What one extraction may add to the process's memory, heap and buffers
+   * together (the heap limit does not count ArrayBuffers, where pdf.js
+   * inflates streams); past it the worker is stopped: `too-large`. Default:
+   * the heap limit and 512 MiB of buffers.
+   */
+  processMemoryMb?: number;
   /** Extracted text kept in memory, in characters, for documents read again (by file identity). */
   cacheChars?: number;
   /** Outcomes kept on disk between runs (absent: extracted again after each start). */
@@ -40,6 +48,24 @@ function fromDisk(kept: CachedOutcome | null): Outcome | null {
 
 /** Documents waiting for the worker at once; past this a read is refused (busy) rather than queued. */
 const MAX_QUEUED = 64;
+/**
+ * What one extraction may add to the process beyond its heap limit: its
+ * buffers (the file, up to 128 MiB; an Office file's XML parts, up to 256
+ * MiB, and the copies the readers make; the streams pdf.js inflates). Honest
+ * documents measured: a 2,000-page PDF adds ~210 MiB in all, a 100,000-paragraph
+ * Word file ~460 MiB, sheets of 200,000 and 300,000 rows ~630 and ~930 MiB
+ * (mostly heap); a Flate bomb grows it by up to ~30 MiB in 10 ms, so a check
+ * every 20 ms stops it within a few tens of MiB (BENCHMARKS.md, "Memory").
+ */
+const BUFFERS_MB = 512;
+const WATCH_MS = 20;
+/** A worker whose job grew the process by more than this is replaced afterwards, so what it held goes back to the system. */
+const RECYCLE_BYTES = 128 * 1024 * 1024;
+/** What an outcome costs the in-memory cache, in characters: its text or message, its key and the entry around them. */
+const outcomeChars = (key: string, o: Outcome): number => ('text' in o ? o.text.length : o.message.length) + key.length + 64;
+
+/** Samples over the budget in a row before the worker is stopped: one sample can catch a moment's jump. */
+const OVER_SAMPLES = 2;
 
 /**
  * A document version that took too long is not tried again for this long,
@@ -65,9 +91,9 @@ interface Job {
 /**
  * Document text, extracted off the main thread: one worker, one document at
  * a time (a hostile PDF takes the worker's time and memory, never the
- * server's), each bounded in time and heap, results (text or the reason
- * there is none) kept by file identity so a document is extracted once per
- * version.
+ * server's), each bounded in time, heap and the memory it adds to the
+ * process, results (text or the reason there is none) kept by file identity
+ * so a document is extracted once per version.
  */
 export class DocumentText {
   private worker: Worker | null = null;
@@ -150,7 +176,8 @@ export class DocumentText {
   }
 
   private remember(key: string, o: Outcome): void {
-    const size = 'text' in o ? o.text.length : 0;
+    // A reason costs its key and message: a folder whose documents keep changing must not grow this without bound.
+    const size = outcomeChars(key, o);
     const budget = this.options.cacheChars ?? 64 * 1024 * 1024;
     if (size > budget) return;
     this.cache.set(key, o);
@@ -179,12 +206,22 @@ export class DocumentText {
     this.extractions++;
     const worker = this.spawn();
     const id = this.nextId++;
+    const growth = new ProcessGrowth();
+    let grown = 0;
+    let over = 0;
     return new Promise<Outcome>((resolve) => {
       const timeoutMs = this.options.timeoutMs ?? 30_000;
-      const done = (o: Outcome) => {
+      const budgetMb = this.options.processMemoryMb ?? (this.options.memoryMb ?? 512) + BUFFERS_MB;
+      const done = (o: Outcome, stop = false) => {
         clearTimeout(timer);
+        clearInterval(watchdog);
         worker.off('message', onMessage);
         worker.off('exit', onExit);
+        // Stopped, or it grew a lot: a fresh worker for the next job, and its memory goes back now, not at its next collection.
+        if (stop || grown > RECYCLE_BYTES) {
+          if (this.worker === worker) this.worker = null;
+          void worker.terminate();
+        }
         resolve(o);
       };
       const onMessage = (reply: ExtractReply) => {
@@ -193,15 +230,21 @@ export class DocumentText {
       };
       const onExit = () => {
         this.worker = null;
+        // Stopped by close(): not the document's fault, and nothing to remember about it.
+        if (this.closed) return done({ reason: 'busy', message: 'the server is stopping' });
         const mb = this.options.memoryMb ?? 512;
         done({ reason: 'too-large', message: `extracting it needed more than the ${mb} MiB allowed` });
       };
       const timer = setTimeout(() => {
-        worker.off('exit', onExit);
-        this.worker = null;
-        void worker.terminate();
-        done({ reason: 'timeout', message: `extracting it took longer than ${Math.round(timeoutMs / 1000)} s` });
+        done({ reason: 'timeout', message: `extracting it took longer than ${Math.round(timeoutMs / 1000)} s` }, true);
       }, timeoutMs);
+      // ArrayBuffers escape the worker's heap limit (pdf.js inflates a stream into one): the process's growth is watched instead.
+      const watchdog = setInterval(() => {
+        const now = growth.bytes();
+        grown = Math.max(grown, now);
+        over = now > budgetMb * 1024 * 1024 ? over + 1 : 0;
+        if (over >= OVER_SAMPLES) done({ reason: 'too-large', message: `extracting it needed more than the ${budgetMb} MiB of memory allowed` }, true);
+      }, WATCH_MS);
       worker.on('message', onMessage);
       worker.once('exit', onExit);
       // The bytes move to the worker (no copy).
@@ -233,7 +276,7 @@ export class DocumentText {
     const o = this.cache.get(key);
     if (!o) return;
     this.cache.delete(key);
-    this.cachedChars -= 'text' in o ? o.text.length : 0;
+    this.cachedChars -= outcomeChars(key, o);
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,10 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- pdf.js ships no types for its worker module; every program compiling this file needs the declaration
 /// <reference path="./pdfWorkerModule.d.ts" />
 import { DOMParser } from '@xmldom/xmldom';
-import { unzipSync } from 'fflate';
 
 import type { DocumentKind } from './documentKinds.js';
+import { ExtractionError } from './extractionError.js';
+import { readParts, storedZip } from './officeZip.js';
 
 /**
  * A document's text, by kind, with its parts marked (`--- Page 3 ---`,
@@ -12,17 +13,14 @@ import type { DocumentKind } from './documentKinds.js';
  * here make hostile files fail early with a clear reason.
  */
 
-export class ExtractionError extends Error {
-  constructor(
-    readonly reason: 'no-text' | 'encrypted' | 'corrupt' | 'too-large' | 'unsupported',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** An Office file's parts may expand to at most this in all (a zip bomb is refused before anything is inflated). */
+/**
+ * The XML parts of an Office file may inflate to at most this in all: their
+ * declared sizes must fit (an honest zip bomb is refused before anything is
+ * inflated), and no part may inflate past what it declares (officeZip.ts).
+ */
 export const MAX_EXPANDED_BYTES = 256 * 1024 * 1024;
+/** Parts of an Office file read at most. */
+const MAX_PARTS = 20_000;
 /** Text beyond this is cut, with a note saying so. */
 export const MAX_TEXT_CHARS = 32 * 1024 * 1024;
 
@@ -40,25 +38,16 @@ function finish(parts: string[], names: string[]): Extracted {
   return { text, parts: parts.length };
 }
 
+/** The XML parts (.xml, .rels) hold an Office file's text and structure; media is never inflated. */
+const isXmlPart = (name: string) => name.endsWith('.xml') || name.endsWith('.rels');
+
 /**
- * Looks inside an Office zip without inflating it: the parts' declared sizes
- * must add up to at most MAX_EXPANDED_BYTES (the worker's memory limit stops
- * one that lies about its sizes).
+ * An Office file's XML parts, inflated within the bounds, as a zip stored
+ * uncompressed: mammoth and read-excel-file read it and inflate nothing.
  */
-function checkZip(bytes: Uint8Array): void {
-  let total = 0;
-  try {
-    unzipSync(bytes, {
-      filter(file) {
-        total += file.originalSize;
-        if (total > MAX_EXPANDED_BYTES) throw new ExtractionError('too-large', `Its parts expand to more than ${MAX_EXPANDED_BYTES / 1024 / 1024} MiB (a zip bomb?)`);
-        return false; // only the directory is read
-      },
-    });
-  } catch (err) {
-    if (err instanceof ExtractionError) throw err;
-    throw new ExtractionError('corrupt', `Not a readable Office file (${(err as Error).message})`);
-  }
+function boundedZip(bytes: Uint8Array): Buffer {
+  const zip = storedZip(readParts(bytes, isXmlPart, { maxBytes: MAX_EXPANDED_BYTES, maxParts: MAX_PARTS }));
+  return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
 }
 
 async function pdfText(bytes: Uint8Array): Promise<Extracted> {
@@ -93,11 +82,11 @@ async function pdfText(bytes: Uint8Array): Promise<Extracted> {
 }
 
 async function docxText(bytes: Uint8Array): Promise<Extracted> {
-  checkZip(bytes);
+  const zip = boundedZip(bytes);
   const mammoth = await import('mammoth');
   let value: string;
   try {
-    ({ value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }));
+    ({ value } = await mammoth.extractRawText({ buffer: zip }));
   } catch (err) {
     throw new ExtractionError('corrupt', `Not a readable Word document (${(err as Error).message})`);
   }
@@ -106,11 +95,11 @@ async function docxText(bytes: Uint8Array): Promise<Extracted> {
 }
 
 async function xlsxText(bytes: Uint8Array): Promise<Extracted> {
-  checkZip(bytes);
+  const zip = boundedZip(bytes);
   const { default: readXlsxFile } = await import('read-excel-file/node');
   let sheets;
   try {
-    sheets = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    sheets = await readXlsxFile(zip);
   } catch (err) {
     throw new ExtractionError('corrupt', `Not a readable spreadsheet (${(err as Error).message})`);
   }
@@ -124,18 +113,12 @@ const DRAWING_NS = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 
 /** Slides in order, each one's paragraphs (`a:p`) as lines of their text runs (`a:t`). */
 async function pptxText(bytes: Uint8Array): Promise<Extracted> {
-  checkZip(bytes);
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, { filter: (f) => /^ppt\/slides\/slide\d+\.xml$/.test(f.name) });
-  } catch (err) {
-    throw new ExtractionError('corrupt', `Not a readable presentation (${(err as Error).message})`);
-  }
-  const slides = Object.keys(files).sort((a, b) => Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]));
+  const files = readParts(bytes, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name), { maxBytes: MAX_EXPANDED_BYTES, maxParts: MAX_PARTS });
+  const slides = [...files.keys()].sort((a, b) => Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]));
   if (slides.length === 0) throw new ExtractionError('corrupt', 'Not a presentation: it has no slides');
   const decoder = new TextDecoder();
   const parts = slides.map((name) => {
-    const xml = new DOMParser({ onError: () => undefined }).parseFromString(decoder.decode(files[name]), 'text/xml');
+    const xml = new DOMParser({ onError: () => undefined }).parseFromString(decoder.decode(files.get(name)), 'text/xml');
     const paragraphs = Array.from(xml.getElementsByTagNameNS(DRAWING_NS, 'p'));
     return paragraphs.map((p) => Array.from(p.getElementsByTagNameNS(DRAWING_NS, 't')).map((t) => t.textContent ?? '').join('')).filter((l) => l.trim() !== '').join('\n');
   });

@@ -1,13 +1,36 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 
 import type { DocumentKind } from './documentKinds.js';
-import { ExtractionError, extractText } from './extractText.js';
+import { ExtractionError } from './extractionError.js';
+import { extractText } from './extractText.js';
 
 /**
  * The extraction worker: one document at a time, posted back as text or as
- * a reason. Its memory is capped by the Worker's resourceLimits and its time
- * by the parent, which terminates it when a document takes too long.
+ * a reason. Its heap is capped by the Worker's resourceLimits; its time and
+ * the memory it adds to the process by the parent, which terminates it past
+ * either (documentText.ts).
  */
+
+// pdf.js inflates page content through DecompressionStream where there is
+// one: 16 KiB pieces of native memory that a stopped worker leaves scattered
+// in the allocator (after a Flate bomb was stopped the process stayed at
+// 820 MiB). Without it pdf.js inflates in JavaScript into one growing
+// buffer, given back to the system when the worker stops (88 MiB after),
+// and extracts text as fast (BENCHMARKS.md, "Memory").
+delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
+
+// Extraction is background work: on Linux this thread (its own id, from
+// /proc/thread-self) gets a lower priority, so a document being extracted
+// never takes a core from the thread answering clients. Elsewhere nothing
+// changes.
+try {
+  const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(thread) && thread > 0) setPriority(thread, 10);
+} catch {
+  // no /proc (macOS, Windows), or not allowed: the default priority
+}
 
 export interface ExtractRequest {
   id: number;

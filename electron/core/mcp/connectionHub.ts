@@ -6,12 +6,13 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientInfo } from '../../../shared/shelfApi.js';
 import { ClientReads, type Requester } from '../access/clientReads.js';
+import { type HeldAccount, HeldBytes, heldCost } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
-import { type ClientIdentity, type Era,identityOf } from './protocolEra.js';
+import { claimOf, type ClientIdentity, type Era, identityOf } from './protocolEra.js';
 import { readFastPath } from './readFastPath.js';
-import { MAX_LISTEN_URIS, screenRequest } from './requestParams.js';
+import { type RequestProblem, screenRequest } from './requestParams.js';
 import { createShelfServer, listChangedThrottle, type ShelfServerOptions } from './shelfServer.js';
 
 export interface Connection {
@@ -23,6 +24,8 @@ export interface Connection {
   /** Set by the SDK's first exchange (socket, 2025 session) or by the first request (modern HTTP client). */
   era: Era | null;
   identity: ClientIdentity | null;
+  /** Its share of the budget for what clients make the server keep (subscribed and listened URIs). */
+  held: HeldAccount;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,8 @@ export interface HubOptions {
   reads?: ClientReads;
   /** Told when a connection (or a modern HTTP client) is gone. */
   connectionClosed?: (connectionId: number) => void;
+  /** The budget for what clients make the server keep (default: the standard bounds). */
+  held?: HeldBytes;
 }
 
 /**
@@ -87,6 +92,8 @@ export class ConnectionHub {
   /** When any client last sent a request (performance.now()); background work yields while they keep coming. */
   lastRequestAt = -Infinity;
   private readonly reads: ClientReads;
+  /** What all clients make the server keep, per connection and in total. */
+  readonly held: HeldBytes;
   private modern: McpHttpHandler | null = null;
   private stopFeedingHttp: (() => void) | null = null;
 
@@ -96,6 +103,7 @@ export class ConnectionHub {
   ) {
     this.options = { ...options };
     this.reads = options.reads ?? new ClientReads(library);
+    this.held = options.held ?? new HeldBytes();
   }
 
   get size(): number {
@@ -143,18 +151,14 @@ export class ConnectionHub {
     socket.once('close', () => this.socketCount--);
     let handle: { close(): Promise<void> } | null = null;
     const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
-    // URIs this connection's listens named: only those files' updates are handed to the SDK's router.
-    const listened = new Set<string>();
+    const listens = new SocketListens(connection);
     const observer = this.observe(connection, (message) => {
-      const uris = (message.params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
-      if (message.method === 'subscriptions/listen' && Array.isArray(uris)) {
-        for (const uri of uris) if (typeof uri === 'string' && listened.size < MAX_LISTENS_PER_CONNECTION * MAX_LISTEN_URIS) listened.add(uri);
-      }
+      if (message.method === 'notifications/cancelled') listens.cancelled((message.params as { requestId?: unknown } | undefined)?.requestId);
     });
     const transport = new SocketTransport(socket, {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
-      screen: (request) => screenRequest(request, { envelope: true }),
+      screen: (request) => screenRequest(request, { envelope: true }) ?? listens.admit(request),
       intercept: readFastPath(this.reads, () => requesterOf(connection), () => connection.era),
     });
     handle = serveStdio(
@@ -164,8 +168,9 @@ export class ConnectionHub {
           ...this.options.server,
           era,
           notifications: 'connection',
-          listensTo: (uri) => listened.has(uri),
+          listensTo: (uri) => listens.names(uri),
           reads: this.reads,
+          held: connection.held,
           requester: () => requesterOf(connection),
         });
         if (era === 'legacy') shelf.server.oninitialized = () => this.changed();
@@ -173,7 +178,10 @@ export class ConnectionHub {
       },
       { transport, maxSubscriptions: MAX_LISTENS_PER_CONNECTION, onerror: () => undefined },
     );
-    socket.once('close', () => this.closed(connection));
+    socket.once('close', () => {
+      listens.clear();
+      this.closed(connection);
+    });
   }
 
   /**
@@ -182,14 +190,16 @@ export class ConnectionHub {
    */
   async acceptHttpSession(transport: Transport): Promise<Connection> {
     let connection: Connection | null = null;
+    const held = this.held.account();
     const shelf = createShelfServer(this.library, {
       ...this.options.server,
       era: 'legacy',
       notifications: 'connection',
       reads: this.reads,
+      held,
       requester: () => (connection ? requesterOf(connection) : { connectionId: 0, name: null, version: null, protocolVersion: null, transport: 'http', connectedAt: Date.now(), grantable: false }),
     });
-    connection = this.open('http', () => shelf.server.close());
+    connection = this.open('http', () => shelf.server.close(), held);
     connection.era = 'legacy';
     const observer = this.observe(connection);
     const send = transport.send.bind(transport);
@@ -248,6 +258,19 @@ export class ConnectionHub {
     return handler;
   }
 
+  /**
+   * A modern HTTP listen's URIs count in the budget while its response stays
+   * open (call `release` when it closes); null for any other request.
+   */
+  holdHttpListen(message: unknown): { release(): void } | { problem: RequestProblem } | null {
+    const m = message as { method?: unknown; params?: unknown } | null;
+    if (!m || typeof m !== 'object' || m.method !== 'subscriptions/listen') return null;
+    const account = this.held.account();
+    const refused = account.hold(listenCost(m.params));
+    if (refused) return { problem: { code: -32602, message: `Listen refused: ${refused}` } };
+    return { release: () => account.close() };
+  }
+
   /** The traffic observer of the modern HTTP client that sent this request (one per name and version). */
   httpClientObserver(message: unknown): WireObserver {
     return this.observe(this.httpClientFor(message));
@@ -277,9 +300,9 @@ export class ConnectionHub {
     for (const c of this.httpClients.values()) if (c.lastSeen < cutoff) this.closed(c);
   }
 
-  private open(kind: Connection['transport'], close: () => Promise<void>): Connection {
+  private open(kind: Connection['transport'], close: () => Promise<void>, held = this.held.account()): Connection {
     const now = Date.now();
-    const connection: Connection = { id: this.nextId++, transport: kind, connectedAt: now, lastSeen: now, requests: 0, era: null, identity: null, close };
+    const connection: Connection = { id: this.nextId++, transport: kind, connectedAt: now, lastSeen: now, requests: 0, era: null, identity: null, held, close };
     this.connections.set(connection.id, connection);
     this.changed();
     return connection;
@@ -287,14 +310,15 @@ export class ConnectionHub {
 
   private closed(connection: Connection): void {
     if (!this.connections.delete(connection.id)) return;
+    connection.held.close();
     for (const [key, c] of this.httpClients) if (c === connection) this.httpClients.delete(key);
     this.options.traffic?.connectionClosed(connection.id);
     this.options.connectionClosed?.(connection.id);
     this.changed();
   }
 
-  /** Counts requests, learns who the client is, and feeds the traffic log. */
-  private observe(connection: Connection, onRequest?: (message: { method: string; params?: unknown }) => void): WireObserver {
+  /** Counts requests, learns who the client is, and feeds the traffic log; `onMessage` sees every request and notification. */
+  private observe(connection: Connection, onMessage?: (message: { method: string; params?: unknown }) => void): WireObserver {
     const traffic = this.options.traffic;
     return {
       incoming: (message, bytes, text) => {
@@ -309,8 +333,8 @@ export class ConnectionHub {
             traffic?.setClient(connection.id, identity.name === null ? null : identity.version ? `${identity.name} ${identity.version}` : identity.name);
             this.changed();
           }
-          onRequest?.(m as { method: string; params?: unknown });
         }
+        if (m && typeof m.method === 'string') onMessage?.(m as { method: string; params?: unknown });
         traffic?.record(connection.id, 'in', message, bytes, text);
       },
       outgoing: (message, bytes, text, preview) => traffic?.record(connection.id, 'out', message, bytes, text, preview),
@@ -330,4 +354,74 @@ export class ConnectionHub {
 
 function sameIdentity(a: ClientIdentity, b: ClientIdentity | null): boolean {
   return b !== null && a.name === b.name && a.version === b.version && a.protocolVersion === b.protocolVersion && a.era === b.era;
+}
+
+/** The URIs a listen names, as the budget counts them. */
+function listenCost(params: unknown): number {
+  const uris = (params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.reduce((sum: number, uri) => sum + (typeof uri === 'string' ? heldCost(uri) : 0), 0) : 0;
+}
+
+/**
+ * The listens of one socket connection, as the SDK's router keeps them (by
+ * request id; the same id again replaces; a cancel ends one): their URIs
+ * count in the connection's budget, and only files they name have their
+ * updates handed to the router. A listen is admitted here, by the screen,
+ * only when the SDK will take it (a valid modern request on a connection
+ * that is not 2025-era, with room left), so the two agree.
+ */
+class SocketListens {
+  private readonly byId = new Map<string, { uris: string[]; cost: number }>();
+  private readonly uriCounts = new Map<string, number>();
+
+  constructor(private readonly connection: Connection) {}
+
+  /** Whether a listen of this connection names `uri`. */
+  names(uri: string): boolean {
+    return this.uriCounts.has(uri);
+  }
+
+  /** Called by the screen after the params check: null to let the listen through, else why it is refused. */
+  admit(request: { method: string; params?: unknown; id?: unknown }): RequestProblem | null {
+    if (request.method !== 'subscriptions/listen' || this.connection.era === 'legacy' || claimOf(request) !== 'modern') return null;
+    const key = JSON.stringify(request.id);
+    const old = this.byId.get(key);
+    // The SDK refuses a listen past its limit (a replacement too): nothing changes, nothing to count.
+    if (this.byId.size >= MAX_LISTENS_PER_CONNECTION) return null;
+    const uris = ((request.params as { notifications?: { resourceSubscriptions?: string[] } }).notifications?.resourceSubscriptions ?? []).slice();
+    const cost = listenCost(request.params);
+    const delta = cost - (old?.cost ?? 0);
+    if (delta > 0) {
+      const refused = this.connection.held.hold(delta);
+      if (refused) return { code: -32602, message: `Listen refused: ${refused}` };
+    } else this.connection.held.release(-delta);
+    if (old) this.forget(old.uris);
+    this.byId.set(key, { uris, cost });
+    for (const uri of uris) this.uriCounts.set(uri, (this.uriCounts.get(uri) ?? 0) + 1);
+    return null;
+  }
+
+  /** A `notifications/cancelled`: the SDK ends the listen with that id, if there is one. */
+  cancelled(requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return; // names no request
+    const key = JSON.stringify(requestId);
+    const listen = this.byId.get(key);
+    if (!listen) return;
+    this.byId.delete(key);
+    this.forget(listen.uris);
+    this.connection.held.release(listen.cost);
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.uriCounts.clear();
+  }
+
+  private forget(uris: string[]): void {
+    for (const uri of uris) {
+      const n = (this.uriCounts.get(uri) ?? 0) - 1;
+      if (n > 0) this.uriCounts.set(uri, n);
+      else this.uriCounts.delete(uri);
+    }
+  }
 }

@@ -7,6 +7,8 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 
+import { keptString } from '../clientMemory/keptString.js';
+
 /**
  * The two protocol eras a connection can speak: `legacy` is 2025-11-25 and
  * older (an `initialize` handshake, then a session), `modern` is 2026-07-28
@@ -52,16 +54,28 @@ function sdkClaim(message: unknown): Claim {
  */
 export function classify(message: { method: string; params?: unknown }): Claim {
   // The screen and then the read fast path ask about the same message, one after the other.
-  if (message === lastClassified) return lastClaim;
-  lastClaim = classifyUncached(message);
-  lastClassified = message;
-  return lastClaim;
+  let claim = classified.get(message);
+  if (!claim) classified.set(message, (claim = classifyUncached(message)));
+  return claim;
 }
 
-let lastClassified: object | null = null;
-let lastClaim: Claim = NO_CLAIM;
+/** Claims by message, held weakly: a client's last message (up to 4 MiB) must not outlive it here. */
+const classified = new WeakMap<object, Claim>();
+
+/** A request whose `_meta` is nested too deep to examine (JSON.stringify and the SDK's checks recurse). */
+const TOO_DEEP: Claim = { kind: 'reject', code: -32602, message: 'Invalid _meta envelope: nested too deep' };
 
 function classifyUncached(message: { method: string; params?: unknown }): Claim {
+  try {
+    return classifyShallow(message);
+  } catch (err) {
+    // A stack overflow here took the whole server down; the request is refused instead.
+    if (err instanceof RangeError) return TOO_DEEP;
+    throw err;
+  }
+}
+
+function classifyShallow(message: { method: string; params?: unknown }): Claim {
   const { params } = message;
   if (params === undefined || (isObject(params) && (params._meta === undefined || (isObject(params._meta) && !(PROTOCOL_VERSION_META_KEY in params._meta))))) {
     return NO_CLAIM;
@@ -96,9 +110,9 @@ export function methodExists(era: Era, method: string): boolean {
   return era === 'legacy' ? method !== 'server/discover' && method !== 'subscriptions/listen' : !REMOVED_IN_MODERN.has(method);
 }
 
-/** Client-supplied names are cut to this before they are kept or shown. */
+/** Client-supplied names are cut to this before they are kept or shown (copies of their own: keptString). */
 const MAX_NAME_CHARS = 200;
-const cut = (v: unknown): string | null => (typeof v === 'string' ? v.slice(0, MAX_NAME_CHARS) : null);
+const cut = (v: unknown): string | null => (typeof v === 'string' ? keptString(v, MAX_NAME_CHARS) : null);
 
 export interface ClientIdentity {
   name: string | null;

@@ -19,15 +19,38 @@ const cursor = z.string().max(4096, 'at most 4096 characters');
 const implementation = z.looseObject({ name: shortText, version: shortText });
 /** URIs one `subscriptions/listen` may name (the SDK sets no bound). */
 export const MAX_LISTEN_URIS = 1000;
+/**
+ * Request ids longer than this are refused: a request's id is kept while it
+ * is worked on (a listen's for as long as it lasts), by us and by the SDK.
+ */
+export const MAX_ID_CHARS = 1024;
 
 const paged = z.looseObject({ cursor: cursor.optional() }).optional();
 
+/**
+ * What a 2025 client says of itself at `initialize` (its capabilities and
+ * clientInfo, any extra fields included) is kept by the SDK for as long as
+ * the connection lasts: at most this much, as JSON.
+ */
+export const MAX_CLIENT_DESCRIPTION_CHARS = 64 * 1024;
+const jsonLength = (v: unknown) => {
+  try {
+    return JSON.stringify(v ?? null).length;
+  } catch {
+    return Infinity; // nested too deep to write back out: too much either way
+  }
+};
+
 const SCHEMAS: Record<string, z.ZodType> = {
-  initialize: z.looseObject({
-    protocolVersion: shortText,
-    capabilities: z.looseObject({}),
-    clientInfo: implementation,
-  }),
+  initialize: z
+    .looseObject({
+      protocolVersion: shortText,
+      capabilities: z.looseObject({}),
+      clientInfo: implementation,
+    })
+    .refine((p) => jsonLength(p.capabilities) + jsonLength(p.clientInfo) <= MAX_CLIENT_DESCRIPTION_CHARS, {
+      message: `capabilities and clientInfo together at most ${MAX_CLIENT_DESCRIPTION_CHARS} characters of JSON`,
+    }),
   'logging/setLevel': z.looseObject({
     level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
   }),
@@ -83,14 +106,15 @@ export interface RequestProblem {
 }
 
 /**
- * The error for a request that cannot be served as sent, else null: a bad
- * envelope or an unknown revision (only when `envelope` is set: on a socket
+ * The error for a request that cannot be served as sent, else null: an id
+ * over MAX_ID_CHARS, a bad envelope or an unknown revision (only when `envelope` is set: on a socket
  * the SDK checks the envelope of a connection's opening request but not of
  * the requests after it), or params that are wrong for the method in the
  * era the request claims. Methods an era does not have are left to the SDK
  * (-32601).
  */
-export function screenRequest(message: { method: string; params?: unknown }, options: { envelope: boolean }): RequestProblem | null {
+export function screenRequest(message: { method: string; params?: unknown; id?: unknown }, options: { envelope: boolean }): RequestProblem | null {
+  if (typeof message.id === 'string' && message.id.length > MAX_ID_CHARS) return { code: -32600, message: `Invalid Request: the id is longer than ${MAX_ID_CHARS} characters` };
   const c = classify(message);
   if (c.kind === 'reject') return options.envelope ? { code: c.code, message: c.message, ...(c.data !== undefined ? { data: c.data } : {}) } : null;
   if (c.kind === 'modern' && !MODERN_REVISIONS.includes(c.revision)) {

@@ -1,6 +1,7 @@
 import { type Implementation,Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { type HeldAccount, heldCost } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 import { VERSION } from '../version.js';
@@ -62,6 +63,8 @@ export interface ShelfServerSetup extends ShelfServerOptions {
    * given here as `_meta` again).
    */
   requester: (request: { method: string; params: { _meta?: unknown } }) => Requester;
+  /** The connection's share of the budget for what clients make the server keep: its subscribed URIs count there. */
+  held?: HeldAccount;
 }
 
 /** Subscriptions one 2025 connection may hold; a client asking for more gets an error, not our memory. */
@@ -130,14 +133,16 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
   const subscriptions = new Set<string>();
   if (setup.era === 'legacy') {
     server.setRequestHandler('resources/subscribe', (req) => {
-      if (!subscriptions.has(req.params.uri) && subscriptions.size >= MAX_SUBSCRIPTIONS) {
-        throw ShelfError.invalidParams(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
-      }
-      subscriptions.add(req.params.uri);
+      const { uri } = req.params;
+      if (subscriptions.has(uri)) return {};
+      if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw ShelfError.invalidParams(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
+      const refused = setup.held?.hold(heldCost(uri));
+      if (refused) throw ShelfError.invalidParams(`Subscription refused: ${refused}`);
+      subscriptions.add(uri);
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', (req) => {
-      subscriptions.delete(req.params.uri);
+      if (subscriptions.delete(req.params.uri)) setup.held?.release(heldCost(req.params.uri));
       return {};
     });
   }
@@ -148,6 +153,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     if (disposed) return;
     disposed = true;
     stopListening();
+    for (const uri of subscriptions) setup.held?.release(heldCost(uri));
     subscriptions.clear();
   };
   server.onclose = dispose;

@@ -1,5 +1,6 @@
 import type { TrafficEntry, TrafficKind, TrafficQuery } from '../../../shared/shelfApi.js';
-import { truncateForLog } from './truncate.js';
+import { keptString } from '../clientMemory/keptString.js';
+import { MAX_LOGGED_STRING, truncateForLog } from './truncate.js';
 
 export interface TrafficLogOptions {
   maxEntries: number;
@@ -23,7 +24,7 @@ interface PendingRequest {
 const VERBATIM_CHARS = 4096;
 /** Requests awaiting their reply, per connection, kept for pairing. */
 const MAX_PENDING = 1024;
-/** Request ids longer than this are kept cut. */
+/** Request ids and method names longer than this are kept cut. */
 const MAX_ID_CHARS = 200;
 
 /** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
@@ -33,8 +34,10 @@ function logPayload(m: Message, text: string | undefined, preview: boolean): { p
   return { payload: JSON.stringify(cut.value), truncated: cut.truncated };
 }
 
-/** Cost of an entry in the ring's byte bound: its kept payload plus a fixed overhead. */
-const entryCost = (e: TrafficEntry) => e.payload.length * 2 + 200;
+const length = (s: string | number | null) => (typeof s === 'string' ? s.length : 0);
+/** Cost of an entry in the ring's byte bound: its kept strings plus a fixed overhead. */
+const entryCost = (e: TrafficEntry) =>
+  (e.payload.length + length(e.client) + length(e.method) + length(e.target) + length(e.id) + length(e.errorMessage)) * 2 + 200;
 
 /**
  * Every JSON-RPC message on every connection, in a ring bounded by count and
@@ -84,9 +87,9 @@ export class TrafficLog {
     const now = Date.now();
     const m = (message && typeof message === 'object' && !Array.isArray(message) ? message : null) as Message | null;
     const hasId = m !== null && 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');
-    // A client picks its ids: a long string id is kept cut, never whole.
-    const id = hasId ? (typeof m.id === 'string' && m.id.length > MAX_ID_CHARS ? `${m.id.slice(0, MAX_ID_CHARS)}…` : (m.id as string | number)) : null;
-    let method = m && typeof m.method === 'string' ? m.method : null;
+    // A client picks its ids and method names: long ones are kept cut, as copies of their own (keptString).
+    const id = hasId ? (typeof m.id === 'string' ? keptString(m.id, MAX_ID_CHARS, '…') : (m.id as number)) : null;
+    let method = m && typeof m.method === 'string' ? keptString(m.method, MAX_ID_CHARS, '…') : null;
     let kind: TrafficKind;
     let errorCode: number | null = null;
     let errorMessage: string | null = null;
@@ -99,7 +102,7 @@ export class TrafficLog {
       kind = 'error';
       const err = m.error as { code?: unknown; message?: unknown };
       errorCode = typeof err.code === 'number' ? err.code : null;
-      errorMessage = typeof err.message === 'string' ? err.message : null;
+      errorMessage = typeof err.message === 'string' ? keptString(err.message, MAX_LOGGED_STRING, '…') : null;
     } else if ('result' in m) {
       kind = 'response';
     } else if (method !== null && hasId) {
@@ -128,7 +131,7 @@ export class TrafficLog {
       }
     }
 
-    const cut = m === null ? { value: (text ?? '').slice(0, 1024), truncated: (text ?? '').length > 1024 } : null;
+    const cut = m === null ? { value: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : null;
     const entry: TrafficEntry = {
       seq: ++this.seq,
       time: now,
@@ -253,5 +256,5 @@ function targetOf(m: Message | null): string | null {
       : typeof params.uri === 'string'
         ? params.uri
         : null;
-  return raw === null ? null : raw.length > MAX_TARGET_CHARS ? `${raw.slice(0, MAX_TARGET_CHARS)}…` : raw;
+  return raw === null ? null : keptString(raw, MAX_TARGET_CHARS, '…');
 }

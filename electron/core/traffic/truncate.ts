@@ -39,7 +39,10 @@ export function truncateForLog(value: unknown): { value: unknown; truncated: boo
         out['…'] = `${Object.keys(v).length - MAX_MEMBERS} more keys`;
         break;
       }
-      out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
+      const value = walk((v as Record<string, unknown>)[key], depth + 1);
+      // A key is the client's too: a long one is cut like a long value.
+      if (key.length > MAX_LOGGED_STRING) truncated = true;
+      out[key.length > MAX_LOGGED_STRING ? `${key.slice(0, MAX_LOGGED_STRING)}… [${key.length} chars]` : key] = value;
     }
     return out;
   };

@@ -218,8 +218,17 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
           // 2026-07-28 (or a request the modern path must refuse): no session, one instance per request.
           const observer = hub.httpClientObserver(body);
           observer.incoming(body, raw.length, raw.length <= 4096 ? raw.toString('utf8') : undefined);
+          // A listen's URIs are kept while its response stays open: they count in the budget until it closes.
+          const held = hub.holdHttpListen(body);
+          if (held && 'problem' in held && isJSONRPCRequest(body)) {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            return void res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: held.problem }));
+          }
           const aborted = new AbortController();
-          res.on('close', () => aborted.abort());
+          res.on('close', () => {
+            aborted.abort();
+            if (held && 'release' in held) held.release();
+          });
           const request = await toWebRequest(req, body, { signal: aborted.signal });
           return sendResponse(res, await hub.modernHttp().fetch(request, { parsedBody: body }), observer);
         }

@@ -216,7 +216,13 @@ export class SocketTransport implements Transport {
     }
     const msg = value as JSONRPCMessage & { method?: string; id?: string | number; params?: { requestId?: unknown } };
     if (request) {
-      const problem = this.options.screen?.(parsed);
+      let problem: ReturnType<RequestScreen>;
+      try {
+        problem = this.options.screen?.(parsed) ?? null;
+      } catch {
+        // The screen must never take the process down with it (a message nested too deep, say).
+        problem = { code: ErrorCodes.internalError, message: 'Internal error: the request could not be examined' };
+      }
       if (problem) {
         this.output.writeLine({ jsonrpc: '2.0', id: parsed.id, error: problem });
         return;
@@ -226,10 +232,12 @@ export class SocketTransport implements Transport {
       if (parsed.method !== 'subscriptions/listen') this.trackRequest(parsed.id, true);
     }
     // A cancelled request gets no reply: free its slot here.
-    if (msg.method === 'notifications/cancelled' && msg.params?.requestId !== undefined) {
-      const key = JSON.stringify(msg.params.requestId);
+    const cancelled = msg.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
+    // Only an id can be cancelled (anything else, however deep, names no request).
+    if (typeof cancelled === 'string' || typeof cancelled === 'number') {
+      const key = JSON.stringify(cancelled);
       if (this.intercepted.get(key) === false) this.intercepted.set(key, true);
-      this.trackRequest(msg.params.requestId, false);
+      this.trackRequest(cancelled, false);
     }
     this.onmessage?.(msg);
   }
