@@ -2,9 +2,11 @@
 // Long load on a real `mcp-shelf serve`: clients mixing list, read,
 // subscribe and unsubscribe while files churn, beside hostile clients (a
 // flood of lines that are not JSON, a client that asks for a large file and
-// never reads while it floods, oversized strings; each reconnects when cut; Office
-// files whose zips lie about their sizes and a PDF Flate bomb, rewritten and read
-// as text in a loop, each refused as too-large). Per minute: requests served,
+// never reads while it floods, oversized strings; each reconnects when cut;
+// pathological globs, phrase searches and a backtracking-prone grep pattern, sent
+// as fast as the connection takes them; Office files whose zips lie about their
+// sizes and a PDF Flate bomb, rewritten and read as text in a loop, each refused
+// as too-large). Per minute: requests served,
 // errors (must be 0), p50/p99 latency and server RSS; RSS after warm-up must
 // stay flat (under 10% growth from minute 2 to the end) and the traffic log
 // within its byte bound. Loopback only; bounded in time; stops by itself.
@@ -193,6 +195,7 @@ const ticker = (async () => {
 
 /** Hostile connections, each reopened when the server cuts it; none of it may cost a well-behaved client an error. */
 let hostileCuts = 0;
+let queryId = 0;
 await mkdir(path.join(folder, 'big'), { recursive: true });
 await writeFile(path.join(folder, 'big', 'large.bin'), Buffer.alloc(6 * 1024 * 1024, 0xfe));
 const hostile = values['no-hostile']
@@ -205,6 +208,17 @@ const hostile = values['no-hostile']
           s.pause(); // never reads
         }
         s.write('x\n'.repeat(512));
+      },
+      // Queries that cost us time: a glob a backtracking matcher takes minutes over, phrase searches over every file, a pattern that backtracks elsewhere.
+      async (s, first) => {
+        if (first) {
+          s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'soak-queries', version: '1' } } })}\n`);
+          s.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+        }
+        const call = (name, args) => s.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++queryId, method: 'tools/call', params: { name, arguments: args } })}\n`);
+        call('list_resources', { glob: '*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?!' });
+        call('search_resources', { query: '"file 3" "file 1"', glob: '**/*?*?*?*?*?*?*?*?*?*?*?*.txt' });
+        call('grep_resources', { pattern: '(\\w+\\s?)+$x|(a+)+$', ignoreCase: true, context: 3 });
       },
       async (s) => {
         s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'i'.repeat(64 * 1024), method: 'resources/subscribe', params: { uri: `file:///${'a'.repeat(64 * 1024)}` } })}\n`);

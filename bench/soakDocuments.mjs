@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { flateBombPdf, lyingZip } from './hostileDocuments.mjs';
+import { lineConnection } from './subjects.mjs';
 
 const KINDS = [
   ['docx', 'word/document.xml'],
@@ -33,27 +34,9 @@ export function soakDocuments({ folder, sock, end }) {
     const s = net.connect(sock);
     s.on('error', () => undefined);
     await new Promise((r, j) => (s.once('connect', r), s.once('error', j)));
-    let buf = '';
-    const waiting = new Map();
-    s.on('data', (d) => {
-      buf += d;
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const m = JSON.parse(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        waiting.get(m.id)?.(m);
-        waiting.delete(m.id);
-      }
-    });
-    let id = 0;
-    const request = (method, params) =>
-      new Promise((resolve) => {
-        const n = ++id;
-        waiting.set(n, resolve);
-        s.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
-      });
+    const { call: request, notify } = lineConnection(s, s);
     await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'soak-bombs', version: '1' } });
-    s.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    notify('notifications/initialized');
     for (let round = 0; Date.now() < end; round++) {
       const [kind, part] = KINDS[round % KINDS.length];
       const file = path.join(dir, `bomb.${kind}`);

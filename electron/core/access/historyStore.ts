@@ -8,6 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 
 import { fileUriOfText } from '../../../shared/documentUris.js';
 import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from '../../../shared/shelfApi.js';
+import { keptString } from '../clientMemory/keptString.js';
 import { isNoise } from './noiseFolder.js';
 
 /**
@@ -73,7 +74,8 @@ const NOISE_SHARE = 1 / 16;
 /** Bytes an entry takes on disk (its line). */
 const lineBytes = (e: AccessEntry): number => Buffer.byteLength(JSON.stringify(e)) + 1;
 
-const cut = (s: string | null): string | null => (s !== null && s.length > MAX_FIELD_CHARS ? s.slice(0, MAX_FIELD_CHARS) : s);
+// A copy of its own (keptString): a slice would keep a client's whole long URI or message alive in every entry.
+const cut = (s: string | null): string | null => (s === null ? null : keptString(s, MAX_FIELD_CHARS));
 
 function isEntry(v: unknown): v is AccessEntry {
   const e = v as AccessEntry | null;

@@ -11,7 +11,7 @@ import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { ShelfError } from '../library/shelfError.js';
 import { appFile, appFolders, findFiles, folderOf, listDirectory } from './appBrowse.js';
-import { callShelfTool, SHELF_TOOLS, toolError } from './shelfTools.js';
+import { callShelfTool, parse, SHELF_TOOLS, toolError } from './shelfTools.js';
 
 /**
  * The in-chat app (MCP Apps, SEP-1865): `browse_shelf` links the `ui://`
@@ -125,15 +125,6 @@ const APP_TOOL_NAMES = new Set<string>([BROWSE_TOOL, ...Object.values(APP_TOOLS)
 
 export function isAppTool(name: string): boolean {
   return APP_TOOL_NAMES.has(name);
-}
-
-function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
-  const r = s.safeParse(args ?? {});
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw ShelfError.invalidParams(`Invalid arguments for ${tool}${issue?.path.length ? ` at ${issue.path.join('.')}` : ''}: ${issue?.message ?? 'malformed'}`);
-  }
-  return r.data;
 }
 
 /** One of the app's tools; failures are `isError` results with the resources error, as for the other tools. */

@@ -110,7 +110,7 @@ export const SHELF_TOOLS: Tool[] = [
 ];
 
 /** Bad arguments are the model's to fix, so they come back as a tool error it can read (SEP-1303), not a protocol error. */
-function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
+export function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
   const r = s.safeParse(args ?? {});
   if (!r.success) {
     const issue = r.error.issues[0];
