@@ -76,6 +76,8 @@ export interface ModelReadPosition {
   /** A binary described, not shown (its size in bytes). */
   described?: boolean;
   size?: number;
+  /** What the read gave, as the history and the traffic log say it. */
+  detail?: string;
   /** A document's text: how many parts (pages, slides, sheets) it has, what they are called, and which were read. */
   document?: { kind: string; parts: number; partName: string; from: number; to: number };
 }
@@ -326,6 +328,8 @@ export interface TrafficEntry {
   bytes: number;
   errorCode: number | null;
   errorMessage: string | null;
+  /** A tool read's answer: what it gave ("lines 1–2,000 of 120,000", "image 1568×1045 JPEG (from 3000×2000 PNG)"). */
+  detail?: string;
   /** The message as JSON, long strings cut to a preview with their true length. */
   payload: string;
   truncated: boolean;

@@ -88,7 +88,7 @@ test('the preview shows what a model gets: a page of a log with its note and the
   await expect(page.getByTestId('hex-view')).toBeVisible();
 });
 
-test('the history says which part of a file a tool read gave', async ({ page, shelf }) => {
+test('the traffic log and the history say which part of a file a tool read gave', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toContainText('Watching');
@@ -99,6 +99,11 @@ test('the history says which part of a file a tool read gave', async ({ page, sh
   } finally {
     await client.close();
   }
+  // The traffic log names the part asked for and what the answer gave.
+  await page.getByRole('tab', { name: /Traffic/ }).click();
+  await expect(page.getByTestId('traffic-target').filter({ hasText: 'server.log offset -20' })).toContainText('→ lines 29,981–30,000 of 30,000');
+  await expect(page.getByTestId('traffic-target').filter({ hasText: 'photo.png' })).toContainText('→ image 1568×1045');
+  await shoot(page, '29-traffic-detail');
   await page.getByRole('tab', { name: /History/ }).click();
   await expect(page.getByTestId('history-row')).toHaveCount(2);
   await expect(page.getByTestId('history-detail')).toHaveText([/^image 1568×1045 \w+ \(from 3000×2000 PNG\)$/, 'lines 29,981–30,000 of 30,000']);

@@ -83,6 +83,14 @@ export class ModelReader {
   constructor(private readonly options: ModelReaderOptions) {}
 
   async read(args: ReadToolArgs, profile: DeliveryProfile): Promise<ModelRead> {
+    const read = await this.readAs(args, profile);
+    // What it gave, for the traffic log too (the history gets it from here).
+    const meta = read.result._meta?.[READ_META_KEY] as Record<string, unknown> | undefined;
+    if (meta) meta.detail = read.detail;
+    return read;
+  }
+
+  private async readAs(args: ReadToolArgs, profile: DeliveryProfile): Promise<ModelRead> {
     const library = this.options.library;
     const fileUri = fileUriOfText(args.uri);
     if (fileUri !== null) return this.readDocument(args, fileUri, profile);

@@ -131,6 +131,8 @@ export class TrafficLog {
       }
     }
 
+    // A tool read says what it gave in its result's _meta (a string the server made: a page, an image's size).
+    const detail = kind === 'response' && method === 'tools/call' && direction === 'out' ? readDetailOf(m) : null;
     const cut = m === null ? { value: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : null;
     const entry: TrafficEntry = {
       seq: ++this.seq,
@@ -146,6 +148,7 @@ export class TrafficLog {
       bytes,
       errorCode,
       errorMessage,
+      ...(detail ? { detail } : {}),
       ...(cut ? { payload: cut.value, truncated: cut.truncated } : logPayload(m as Message, text, preview)),
     };
     this.entries.push(entry);
@@ -237,6 +240,12 @@ function partOf(args: Record<string, unknown>): string {
     .filter((k) => typeof args[k] === 'number' || typeof args[k] === 'string')
     .map((k) => ` ${k} ${String(args[k]).slice(0, 40)}`)
     .join('');
+}
+
+/** What a read_resource result says it gave (`_meta["dev.mcpshelf/read"].detail`), or null. */
+function readDetailOf(m: Message | null): string | null {
+  const detail = ((m?.result as { _meta?: Record<string, { detail?: unknown } | undefined> } | undefined)?._meta?.['dev.mcpshelf/read'])?.detail;
+  return typeof detail === 'string' ? detail.slice(0, 200) : null;
 }
 
 /** The URI or tool name a request (or notification) is about, or null. */

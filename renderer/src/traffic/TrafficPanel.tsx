@@ -256,9 +256,13 @@ export function TrafficPanel({
                 <span role="gridcell" className="mono ellipsis" title={e.id !== null ? `id ${String(e.id)}` : undefined}>
                   {e.method ?? '—'}
                 </span>
-                <span role="gridcell" className="mono ellipsis-start target" title={e.target ?? undefined} data-testid="traffic-target">
+                <span role="gridcell" className="target-cell" title={[e.target, shown.detail].filter(Boolean).join(' → ') || undefined} data-testid="traffic-target">
                   {/* Cut at its start: a path's end (the file) is what tells rows apart. */}
-                  <bdi>{e.target ? (e.target.startsWith('file://') ? decodeURIComponent(e.target.replace(/^file:\/\//, '')) : e.target) : ''}</bdi>
+                  <span className="mono ellipsis-start target">
+                    <bdi>{e.target ? (e.target.startsWith('file://') ? decodeURIComponent(e.target.replace(/^file:\/\//, '')) : e.target) : ''}</bdi>
+                  </span>
+                  {/* A tool read's answer: which lines, which pages, the image's size. */}
+                  {shown.detail && <span className="traffic-answer ellipsis">→ {shown.detail}</span>}
                 </span>
                 <span role="gridcell" className="num mono">
                   {shown.durationMs !== null ? `${shown.durationMs} ms` : ''}
@@ -281,6 +285,7 @@ export function TrafficPanel({
               {chosen.method ?? 'message'}
               {chosen.id !== null ? ` · id ${String(chosen.id)}` : ''}
               {chosen.target ? ` · ${chosen.target}` : ''}
+              {chosen.detail ? ` → ${chosen.detail}` : ''}
             </span>
             <span className="spacer" />
             <label className="check compact">
