@@ -6,6 +6,7 @@ import type { DocumentKind } from './documentKinds.js';
 import type { ExtractReply, ExtractRequest } from './extractWorker.js';
 import { ProcessGrowth } from './processGrowth.js';
 import type { CachedOutcome, TextDiskCache } from './textDiskCache.js';
+import { threadCpuMs } from './threadCpu.js';
 
 export interface DocumentTextOptions {
   /** The built extraction worker (extract-worker.js next to the host's bundle). */
@@ -59,6 +60,10 @@ const MAX_QUEUED = 64;
  */
 const BUFFERS_MB = 512;
 const WATCH_MS = 20;
+/** How often a job's processor time is looked at. */
+const TIME_CHECK_MS = 250;
+/** A job is ended by the clock at this many times its time limit, however little processor time it got. */
+const WALL_FACTOR = 10;
 /** A worker whose job grew the process by more than this is replaced afterwards, so what it held goes back to the system. */
 const RECYCLE_BYTES = 128 * 1024 * 1024;
 /** What an outcome costs the in-memory cache, in characters: its text or message, its key and the entry around them. */
@@ -97,6 +102,8 @@ interface Job {
  */
 export class DocumentText {
   private worker: Worker | null = null;
+  /** The worker's thread id (Linux), which it says first thing: its processor time is its clock. */
+  private workerThread: number | null = null;
   private readonly queue: Job[] = [];
   private running = false;
   private nextId = 1;
@@ -213,7 +220,7 @@ export class DocumentText {
       const timeoutMs = this.options.timeoutMs ?? 30_000;
       const budgetMb = this.options.processMemoryMb ?? (this.options.memoryMb ?? 512) + BUFFERS_MB;
       const done = (o: Outcome, stop = false) => {
-        clearTimeout(timer);
+        clearInterval(timer);
         clearInterval(watchdog);
         worker.off('message', onMessage);
         worker.off('exit', onExit);
@@ -235,9 +242,27 @@ export class DocumentText {
         const mb = this.options.memoryMb ?? 512;
         done({ reason: 'too-large', message: `extracting it needed more than the ${mb} MiB allowed` });
       };
-      const timer = setTimeout(() => {
-        done({ reason: 'timeout', message: `extracting it took longer than ${Math.round(timeoutMs / 1000)} s` }, true);
-      }, timeoutMs);
+      // The time limit counts the thread's processor time where the system tells it (threadCpu.ts), the clock elsewhere;
+      // the clock still ends a job at WALL_FACTOR times the limit, whatever the load.
+      // (A new worker says its thread id first thing; until then, and where there is none, the clock counts.)
+      const started = Date.now();
+      let cpuAtStart: number | null = null;
+      const timedOut = (how: string) => done({ reason: 'timeout', message: `extracting it took more than ${Math.round(timeoutMs / 1000)} s${how}` }, true);
+      const timer = setInterval(() => {
+        const wall = Date.now() - started;
+        if (wall > timeoutMs * WALL_FACTOR) return timedOut(' (by the clock, on a busy machine)');
+        const thread = this.workerThread;
+        if (thread === null) {
+          if (wall > timeoutMs) timedOut('');
+          return;
+        }
+        void threadCpuMs(thread).then((ms) => {
+          if (ms === null) {
+            if (wall > timeoutMs) timedOut('');
+          } else if (cpuAtStart === null) cpuAtStart = ms;
+          else if (ms - cpuAtStart > timeoutMs) timedOut(' of processor time');
+        });
+      }, Math.min(TIME_CHECK_MS, timeoutMs));
       // ArrayBuffers escape the worker's heap limit (pdf.js inflates a stream into one): the process's growth is watched instead.
       const watchdog = setInterval(() => {
         const now = growth.bytes();
@@ -255,12 +280,16 @@ export class DocumentText {
 
   private spawn(): Worker {
     if (this.worker) return this.worker;
+    this.workerThread = null;
     const mb = this.options.memoryMb ?? 512;
     const worker = new Worker(this.options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
     worker.on('error', () => undefined); // an out-of-memory abort surfaces as 'exit'
     // pdf.js warns about fonts and broken objects on stdout/stderr: stdout belongs to MCP, so the worker's is drained.
     worker.stdout.resume();
     worker.stderr.resume();
+    worker.on('message', (m: { thread?: unknown }) => {
+      if (typeof m.thread === 'number' && this.worker === worker) this.workerThread = m.thread;
+    });
     worker.unref();
     this.worker = worker;
     return worker;

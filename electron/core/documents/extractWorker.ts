@@ -27,9 +27,13 @@ delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
 // changes.
 try {
   const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(thread) && thread > 0) setPriority(thread, 10);
+  if (Number.isInteger(thread) && thread > 0) {
+    // The parent times a job by this thread's processor time (threadCpu.ts), so a busy machine does not time it out.
+    parentPort?.postMessage({ thread });
+    setPriority(thread, 10);
+  }
 } catch {
-  // no /proc (macOS, Windows), or not allowed: the default priority
+  // no /proc (macOS, Windows), or not allowed: the default priority, timed by the clock
 }
 
 export interface ExtractRequest {
