@@ -13,6 +13,8 @@ type Mode = 'names' | 'text';
 
 /** Below this width the list and the preview take turns. */
 const NARROW_PX = 640;
+/** A search answered while the full-text index was being built is asked again this long after. */
+const INDEXING_RETRY_MS = 1000;
 
 const modalities = (m: { text?: object; image?: object } | undefined) => (m ? { text: true, image: m.image !== undefined } : null);
 
@@ -76,17 +78,24 @@ export function ShelfApp({ link }: { link: HostLink }) {
   // Filter and search as the person types (debounced); each query's answers are kept while it stays.
   const foundRef = useRef(found);
   foundRef.current = found;
+  // While the full-text index is still being built, a search's answer is partial: it is asked again a second later.
+  const [retry, setRetry] = useState(0);
   useEffect(() => {
     if (!calls || !q) return;
     const known = foundRef.current;
-    if (known?.key === key && (mode === 'names' ? known.names : known.text)) return;
+    if (known?.key === key && (mode === 'names' ? known.names : known.text && !known.text.indexing)) return;
     let current = true;
+    let again: ReturnType<typeof setTimeout> | null = null;
     setFound((f) => (f?.key === key ? { ...f, busy: true } : { key, busy: true }));
     const timer = setTimeout(
       () => {
         const run = mode === 'names' ? calls.find(q, scope ?? undefined).then((names) => ({ names })) : calls.search(q, scope ?? undefined).then((text) => ({ text }));
         run.then(
-          (r) => current && setFound((f) => ({ ...(f?.key === key ? f : { key }), ...r, busy: false, error: undefined })),
+          (r) => {
+            if (!current) return;
+            setFound((f) => ({ ...(f?.key === key ? f : { key }), ...r, busy: false, error: undefined }));
+            if ('text' in r && r.text.indexing) again = setTimeout(() => setRetry((n) => n + 1), INDEXING_RETRY_MS);
+          },
           (err: unknown) => current && setFound((f) => ({ ...(f?.key === key ? f : { key }), busy: false, error: err instanceof Error ? err.message : String(err) })),
         );
       },
@@ -95,8 +104,9 @@ export function ShelfApp({ link }: { link: HostLink }) {
     return () => {
       current = false;
       clearTimeout(timer);
+      if (again) clearTimeout(again);
     };
-  }, [calls, q, key, mode, scope]);
+  }, [calls, q, key, mode, scope, retry]);
 
   const words = useMemo(() => (mode === 'names' ? q.toLowerCase().split(/\s+/).filter(Boolean) : []), [q, mode]);
   const folderName = useCallback((root: string) => foldersByRoot.get(root)?.name ?? root, [foldersByRoot]);
