@@ -246,7 +246,10 @@ export class DocumentText {
       // the clock still ends a job at WALL_FACTOR times the limit, whatever the load.
       // (A new worker says its thread id first thing; until then, and where there is none, the clock counts.)
       const started = Date.now();
-      let cpuAtStart: number | null = null;
+      // The thread's processor time when the job began: read now for a worker that ran jobs before; a new
+      // worker's thread has done nothing else (its time since it started is this job's).
+      let cpuAtStart: number | null = this.workerThread === null ? 0 : null;
+      if (this.workerThread !== null) void threadCpuMs(this.workerThread).then((ms) => (cpuAtStart = ms ?? 0));
       const timedOut = (how: string) => done({ reason: 'timeout', message: `extracting it took more than ${Math.round(timeoutMs / 1000)} s${how}` }, true);
       const timer = setInterval(() => {
         const wall = Date.now() - started;
@@ -259,8 +262,7 @@ export class DocumentText {
         void threadCpuMs(thread).then((ms) => {
           if (ms === null) {
             if (wall > timeoutMs) timedOut('');
-          } else if (cpuAtStart === null) cpuAtStart = ms;
-          else if (ms - cpuAtStart > timeoutMs) timedOut(' of processor time');
+          } else if (cpuAtStart !== null && ms - cpuAtStart > timeoutMs) timedOut(' of processor time');
         });
       }, Math.min(TIME_CHECK_MS, timeoutMs));
       // ArrayBuffers escape the worker's heap limit (pdf.js inflates a stream into one): the process's growth is watched instead.
