@@ -75,7 +75,8 @@ describe('PublishedFolder', () => {
     await writeFile(path.join(root, 'build', 'deep', 'x.js'), 'x');
     await writeFile(path.join(root, 'src', 'b.ts'), 'b'); // a real change after them, to know the events were handled
     await eventually(() => folder.get('src/b.ts') !== undefined, 5000, 'src/b.ts indexed');
-    expect(changes.flatMap((c) => [...c.added, ...c.removed, ...c.changed])).toEqual(['src/b.ts']);
+    // Only src/b.ts (added, and on a busy machine its write may come as a change of its own).
+    expect([...new Set(changes.flatMap((c) => [...c.added, ...c.removed, ...c.changed]))]).toEqual(['src/b.ts']);
     expect(folder.reindexes).toBe(0);
     // build/ is not even watched: only src/b.ts reached the folder (a create and maybe a write).
     expect(folder.watchEvents - seen).toBeLessThanOrEqual(2);
