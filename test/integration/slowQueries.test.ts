@@ -1,10 +1,15 @@
-import { rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
+
+const run = promisify(execFile);
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> };
 
@@ -98,5 +103,37 @@ describe('heavy queries do not hold other clients', () => {
     expect(result.isError).toBeFalsy();
     expect(result.content[0]?.text).toMatch(/^No line matches/);
     expect(served).toBeGreaterThan(4);
+  }, 60_000);
+});
+
+describe('grep and a file swapped for a link', () => {
+  it('never gives a line of what a link swapped in for a published file leads to (outside, or an excluded file)', async () => {
+    const root = await makeTree({ 'notes.txt': 'harmless\n', '.env': 'TOKEN=inside-secret\n' });
+    const outside = await makeTree({ 'secret.txt': 'TOKEN=outside-secret\n' });
+    const shelf = await startShelf([root]);
+    const client = await connectSdkClient(shelf.socketPath, 'swapper');
+    try {
+      for (const target of [path.join(outside, 'secret.txt'), path.join(root, '.env')]) {
+        for (let round = 0; round < 10; round++) {
+          // Swapped while the listing still names notes.txt as a file: grep reads it at once.
+          await rm(path.join(root, 'notes.txt'));
+          await symlink(target, path.join(root, 'notes.txt'));
+          const r = (await client.callTool({ name: 'grep_resources', arguments: { pattern: 'TOKEN' } })) as ToolResult;
+          expect(JSON.stringify(r)).not.toContain('secret');
+          await rm(path.join(root, 'notes.txt'));
+          await writeFile(path.join(root, 'notes.txt'), 'harmless\n');
+        }
+      }
+      // And a FIFO swapped in is passed over, not waited on.
+      await rm(path.join(root, 'notes.txt'));
+      await run('mkfifo', [path.join(root, 'notes.txt')]);
+      const r = (await client.callTool({ name: 'grep_resources', arguments: { pattern: 'harmless' } })) as ToolResult;
+      expect(r.isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await shelf.stop();
+      await rm(root, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
+    }
   }, 60_000);
 });
