@@ -19,6 +19,16 @@ export interface WorkerJobsOptions {
   memoryMb?: number;
 }
 
+/**
+ * Bytes to move to a worker (a transfer, not a copy): the view itself when it
+ * owns its whole ArrayBuffer, else a copy. A Buffer is often a view into
+ * Node's shared pool, which cannot be transferred (Node 22, Electron's: a
+ * DataCloneError; Node 20 copied it quietly), and Buffer#slice copies nothing.
+ */
+export function transferable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes)) as Uint8Array<ArrayBuffer>;
+}
+
 export class JobRefused extends Error {
   constructor(readonly reason: 'busy' | 'timeout' | 'crashed' | 'closed') {
     super(

@@ -1,4 +1,4 @@
-import { WorkerJobs } from '../background/workerJobs.js';
+import { transferable, WorkerJobs } from '../background/workerJobs.js';
 import type { ImageInfo, ImageReply, ImageRequest } from './imageWorker.js';
 
 export type { ImageInfo };
@@ -37,8 +37,7 @@ export class ImageForModel {
     // sharp's shared libraries must be loaded by the main thread before a worker loads them (glibc Linux; see sharp's docs on worker threads).
     this.sharpLoaded ??= import('sharp').catch(() => null);
     await this.sharpLoaded;
-    // Moved to the worker, not copied; a view into a larger (or pooled) buffer is copied first (Buffer#slice would not copy).
-    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    const owned = transferable(bytes);
     try {
       const reply = await this.jobs.run({ bytes: owned, maxSide: limits.maxSide, maxBytes: limits.maxBytes }, [owned.buffer as ArrayBuffer]);
       if (!reply.ok) return { reason: reply.reason, message: reply.message, ...(reply.original ? { original: reply.original } : {}) };

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
+import { transferable } from '../background/workerJobs.js';
 import { ShelfError } from '../library/shelfError.js';
 import type { DocumentKind } from './documentKinds.js';
 import type { ExtractReply, ExtractRequest } from './extractWorker.js';
@@ -274,8 +275,8 @@ export class DocumentText {
       }, WATCH_MS);
       worker.on('message', onMessage);
       worker.once('exit', onExit);
-      // The bytes move to the worker (no copy).
-      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      // The bytes move to the worker (copied first only when they are a view into a larger buffer).
+      const owned = transferable(bytes);
       worker.postMessage({ id, kind: job.kind, bytes: owned } satisfies ExtractRequest, [owned.buffer as ArrayBuffer]);
     });
   }
