@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, publishByPath, shoot, SHOTS, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** The person decides what clients read: the ask prompt, the read marks, the history view. */
 
@@ -106,20 +106,6 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The prompt at the sizes a person may have it, light and dark (the smallest window the app allows, and a laptop). */
-async function shootPrompt(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const size of [{ width: 800, height: 600 }, { width: 1440, height: 900 }]) {
-    await page.setViewportSize(size);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${scheme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  if (before) await page.setViewportSize(before);
-}
-
 test('the prompt shows who asks beyond the name it gives, takes no click in its first half second, and offers a 2026-07-28 HTTP client "Allow once" only', async ({ page, startShelf }) => {
   const port = await freePort();
   const shelf = await startShelf(['--http', `127.0.0.1:${port}`, '--http-no-auth']);
@@ -155,7 +141,7 @@ test('the prompt shows who asks beyond the name it gives, takes no click in its 
     await expect(prompt).toBeVisible();
     await page.clock.runFor(600);
     await expect(page.getByTestId('ask-allow-once')).toBeEnabled();
-    await shootPrompt(page, '08b-ask-socket');
+    await shoot(page, '08b-ask-socket', { frozenClock: true });
     await page.getByTestId('ask-allow-once').click();
     expect((await read).contents[0]).toMatchObject({ text: '# Private\n\nDear diary…\n' });
     await expect(prompt).toHaveCount(0);
@@ -168,7 +154,7 @@ test('the prompt shows who asks beyond the name it gives, takes no click in its 
     await expect(page.getByTestId('ask-allow-client')).toHaveCount(0);
     await page.clock.runFor(600);
     await expect(page.getByTestId('ask-allow-once')).toBeEnabled();
-    await shootPrompt(page, '08c-ask-http-once');
+    await shoot(page, '08c-ask-http-once', { frozenClock: true });
     await page.getByTestId('ask-allow-once').click();
     expect((await viaHttp).contents[0]).toMatchObject({ text: 'year,total\n2025,1234\n' });
   } finally {
@@ -241,7 +227,7 @@ test('a run of not-found reads is one row that says how many it stands for', asy
   await expect(page.getByTestId('history-row')).toHaveCount(5);
   await expect(page.getByTestId('history-row').first().getByTestId('history-repeated')).toHaveText('×47');
   await expect(page.getByTestId('history-row').last()).toContainText('README.md');
-  await shootPrompt(page, '09b-history-folded');
+  await shoot(page, '09b-history-folded');
 });
 
 test('the empty history says what it will hold', async ({ page, shelf }) => {

@@ -85,18 +85,25 @@ const SHOT_SIZES = [
   { width: 800, height: 600 },
 ];
 
-/** Screenshots of the page at each of SHOT_SIZES, light and dark (`NAME-1440x900-light.png`, …); the test goes on at its own size. */
-export async function shoot(page: Page, name: string): Promise<void> {
+/**
+ * Screenshots of the page at each of SHOT_SIZES, light and dark
+ * (`NAME-1440x900-light.png`, …); the test goes on at its own size.
+ * `frozenClock`: the test holds the page's clock, so no frames are awaited
+ * (they would never come); Playwright's screenshot still waits for layout.
+ */
+export async function shoot(page: Page, name: string, { frozenClock = false } = {}): Promise<void> {
   const before = page.viewportSize();
   for (const size of SHOT_SIZES) {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       // Laid out at this size: two frames, or 250 ms where the page gets no frames (an evaluate has no timeout of its own).
-      await page.evaluate(() => new Promise((r) => {
-        setTimeout(r, 250);
-        requestAnimationFrame(() => requestAnimationFrame(r));
-      }));
+      if (!frozenClock) {
+        await page.evaluate(() => new Promise((r) => {
+          setTimeout(r, 250);
+          requestAnimationFrame(() => requestAnimationFrame(r));
+        }));
+      }
       await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${scheme}.png`) });
     }
   }

@@ -2,10 +2,8 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Page } from '@playwright/test';
-
 import { makeTree } from '../../test/support/fixtures.js';
-import { expect, publishByPath, SHOTS, test } from './shelfFixture.js';
+import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** What the window says when a folder may not be published: a credentials folder, or one that overlaps another by where it really is. */
 
@@ -18,17 +16,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
-
-async function shootAll(page: Page, name: string): Promise<void> {
-  for (const size of [{ width: 800, height: 600 }, { width: 1440, height: 900 }]) {
-    await page.setViewportSize(size);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${scheme}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 test('a credentials folder and a link around a published folder are refused, saying why; a saved one shows the reason on its card', async ({ page, startShelf }) => {
   const config = await mkdtemp(path.join(os.tmpdir(), 'e2e-trust-config-'));
@@ -43,7 +30,7 @@ test('a credentials folder and a link around a published folder are refused, say
     await publishByPath(page, path.join(home, 'docs-link'));
     await expect(page.getByRole('status')).toContainText(`Holds ${path.join(home, 'docs', 'private')}, which is published on its own`);
     await expect(page.getByTestId('folder-card')).toHaveCount(2);
-    await shootAll(page, '12-folder-refused');
+    await shoot(page, '12-folder-refused');
   } finally {
     await rm(config, { recursive: true, force: true });
   }
