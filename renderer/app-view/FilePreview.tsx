@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ReadPreview } from '../../shared/shelfApi';
 import { formatBytes } from '../src/format';
 import { CodeView } from '../src/preview/CodeView';
-import { type MarkdownContext, MarkdownView } from '../src/preview/MarkdownView';
+import { type MarkdownContext, MarkdownPane } from '../src/preview/MarkdownView';
 import { ImageView } from '../src/preview/Preview';
 import { languageFor } from '../src/preview/previewKind';
 import { documentParts, type Handoff, handoffFor, MAX_HANDOFF_CHARS, partName, partsText } from './chatHandoff';
@@ -59,7 +59,6 @@ export function FilePreview({
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [forced, setForced] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  const [source, setSource] = useState(false);
   const [range, setRange] = useState<{ from: number; to: number } | null>(null);
   const [busy, setBusy] = useState<AddMode | null>(null);
   const target = file.textUri ?? file.uri;
@@ -261,17 +260,7 @@ export function FilePreview({
           (isSvg ? (
             <ImageView src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(shownView.text)}`} name={file.name} />
           ) : isMarkdown ? (
-            <div className="markdown-wrap">
-              <div className="segmented small-seg" role="group" aria-label="Markdown view">
-                <button type="button" aria-pressed={!source} onClick={() => setSource(false)}>
-                  Rendered
-                </button>
-                <button type="button" aria-pressed={source} onClick={() => setSource(true)}>
-                  Source
-                </button>
-              </div>
-              {source ? <CodeView text={shownView.text} language="markdown" {...(focus ? { focusLine: focus.line, ...(focus.term ? { focusTerm: focus.term } : {}) } : {})} /> : <MarkdownView text={shownView.text} context={markdown} />}
-            </div>
+            <MarkdownPane text={shownView.text} context={markdown} startInSource={false} {...(focus ? { focusLine: focus.line, ...(focus.term ? { focusTerm: focus.term } : {}) } : {})} />
           ) : (
             <CodeView text={shownView.text} language={file.textUri ? null : language} {...(focus && !chosen ? { focusLine: focus.line, ...(focus.term ? { focusTerm: focus.term } : {}) } : {})} />
           ))}

@@ -3,6 +3,7 @@ import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
 import type { ReadPreview } from '../../../shared/shelfApi';
+import { CodeView } from './CodeView';
 import { highlightHtml } from './highlight';
 
 export interface MarkdownContext {
@@ -89,5 +90,43 @@ export function MarkdownView({ text, context }: { text: string; context: Markdow
         {text}
       </Markdown>
     </article>
+  );
+}
+
+/**
+ * Markdown as it renders, or its source (highlighted, where a search hit's
+ * line is shown): the window's preview and the in-chat app's share it.
+ */
+export function MarkdownPane({
+  text,
+  context,
+  focusLine,
+  focusTerm,
+  startInSource = focusLine !== undefined,
+}: {
+  text: string;
+  context: MarkdownContext;
+  focusLine?: number;
+  focusTerm?: string;
+  /** Open on the source (default: when a search hit's line is to be shown). */
+  startInSource?: boolean;
+}) {
+  const [source, setSource] = useState(startInSource);
+  return (
+    <div className="markdown-wrap">
+      <div className="segmented small-seg" role="group" aria-label="Markdown view">
+        <button type="button" aria-pressed={!source} onClick={() => setSource(false)}>
+          Rendered
+        </button>
+        <button type="button" aria-pressed={source} onClick={() => setSource(true)}>
+          Source
+        </button>
+      </div>
+      {source ? (
+        <CodeView text={text} language="markdown" {...(focusLine !== undefined ? { focusLine } : {})} {...(focusTerm !== undefined ? { focusTerm } : {})} />
+      ) : (
+        <MarkdownView text={text} context={context} />
+      )}
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { formatBytes, formatWhen } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 import { CodeView } from './CodeView';
 import { HexView } from './HexView';
-import { type MarkdownContext, MarkdownView } from './MarkdownView';
+import { type MarkdownContext, MarkdownPane } from './MarkdownView';
 import { ModelView } from './ModelView';
 import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
 
@@ -62,8 +62,6 @@ export function PreviewBody({
 }) {
   const kind: PreviewKind = previewKind(preview);
   const contents = preview.ok ? (preview.result.contents[0] as ResourceContents) : null;
-  // A search result's line is shown in the source.
-  const [markdownRaw, setMarkdownRaw] = useState(focusLine !== undefined);
   const blobUrl = useBlobUrl(contents, kind === 'audio' || kind === 'video' || kind === 'pdf');
   const hexBytes = useMemo(
     () => (contents && 'blob' in contents && (kind === 'hex' || kind === 'pdf') ? base64Bytes(contents.blob, 1024 * 1024) : null),
@@ -133,21 +131,12 @@ export function PreviewBody({
     case 'markdown': {
       const text = 'text' in c ? c.text : '';
       return (
-        <div className="markdown-wrap">
-          <div className="segmented small-seg" role="group" aria-label="Markdown view">
-            <button type="button" aria-pressed={!markdownRaw} onClick={() => setMarkdownRaw(false)}>
-              Rendered
-            </button>
-            <button type="button" aria-pressed={markdownRaw} onClick={() => setMarkdownRaw(true)}>
-              Source
-            </button>
-          </div>
-          {markdownRaw ? (
-            <CodeView text={text} language="markdown" focusLine={focusLine} focusTerm={focusTerm} />
-          ) : (
-            <MarkdownView text={text} context={markdown ?? { baseUri: 'file:///', read: async () => ({ ok: false, error: { code: 0, message: '' } }), open: () => undefined }} />
-          )}
-        </div>
+        <MarkdownPane
+          text={text}
+          context={markdown ?? { baseUri: 'file:///', read: async () => ({ ok: false, error: { code: 0, message: '' } }), open: () => undefined }}
+          {...(focusLine !== undefined ? { focusLine } : {})}
+          {...(focusTerm !== undefined ? { focusTerm } : {})}
+        />
       );
     }
     default:
