@@ -12,6 +12,8 @@ export interface FileEntry {
   size: number;
   mtimeMs: number;
   mimeType: string;
+  /** Set when a watcher's event had the file looked at: the change time then, to tell a later event for the same write from a new write. */
+  ctimeMs?: number;
 }
 
 /** A regular file whose type its name gives, listed before its stats are known. */
@@ -64,7 +66,7 @@ export async function examineFile(realRoot: string, rules: FolderRules, rel: str
       const head = st.size > 0 ? readRegularHead(target, SNIFF_BYTES) : new Uint8Array();
       mimeType = await mediaType(rel, head, contentKind(head, st.size > SNIFF_BYTES));
     }
-    return { rel, size: st.size, mtimeMs: st.mtimeMs, mimeType };
+    return { rel, size: st.size, mtimeMs: st.mtimeMs, mimeType, ctimeMs: Math.max(link.ctimeMs, st.ctimeMs) };
   } catch {
     return null; // vanished or unreadable while we looked: not published
   }

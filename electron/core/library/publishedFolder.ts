@@ -654,6 +654,18 @@ export class PublishedFolder {
     if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
   }
 
+  /**
+   * Whether two looks at a file saw the same write: a file created and then
+   * written makes two events, often in two batches, and when the first look
+   * already saw the written file the second is not a change (it was reported
+   * as one: one write, two updates to subscribers). Any later write or
+   * attribute change moves the change time, so a same-size rewrite is still
+   * reported.
+   */
+  private static sameWrite(old: FileEntry, now: FileEntry): boolean {
+    return old.ctimeMs !== undefined && old.ctimeMs === now.ctimeMs && old.size === now.size && old.mtimeMs === now.mtimeMs && old.mimeType === now.mimeType;
+  }
+
   private upsert(entry: FileEntry, change: FolderChange): void {
     const old = this.entries.get(entry.rel);
     this.entries.set(entry.rel, entry);
@@ -663,7 +675,7 @@ export class PublishedFolder {
       this.sorted?.add(entry.rel);
       this.countBelow(entry.rel, 1);
       change.added.push(entry.rel);
-    } else {
+    } else if (!PublishedFolder.sameWrite(old, entry)) {
       change.changed.push(entry.rel); // the watcher saw a write, even if size and mtime match
     }
   }

@@ -65,6 +65,24 @@ describe('PublishedFolder', () => {
     expect(folder.reindexes).toBe(0);
   });
 
+  it('a second event for a write already seen is no change; a same-size rewrite after it is one', async () => {
+    const { root, folder, changes } = await open({ 'a.txt': 'a' });
+    const file = path.join(root, 'b.txt');
+    await writeFile(file, 'one');
+    await eventually(() => folder.get('b.txt')?.size === 3, 5000, 'b.txt indexed as written');
+    changes.length = 0;
+    // What the watcher does when a create and its write land in two batches: a second event for the same write.
+    const watcher = folder as unknown as { markPath(p: string, structural: boolean): void };
+    watcher.markPath(file, false);
+    watcher.markPath(file, false);
+    await writeFile(path.join(root, 'c.txt'), 'c'); // a real change after them: once it is in, the events before it were handled
+    await eventually(() => folder.get('c.txt') !== undefined, 5000, 'c.txt indexed');
+    expect(changes.flatMap((c) => [...c.added, ...c.removed, ...c.changed])).toEqual(['c.txt']);
+    changes.length = 0;
+    await writeFile(file, 'two'); // same size, and maybe the same mtime tick: its change time still moves
+    await eventually(() => changes.some((c) => c.changed.includes('b.txt')), 5000, 'the rewrite reported');
+  });
+
   it('writes inside an ignored folder change nothing and cost no re-index', async () => {
     const { root, folder, changes } = await open({ '.gitignore': 'build/\n', 'src/a.ts': 'a', 'build/out.js': 'o' });
     expect(folder.sortedPaths()).toEqual(['src/a.ts']);
