@@ -12,8 +12,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Servers started with --ui never open a browser on the machine running the tests.
+    env: { BROWSER: 'none' },
+    // Deadlines for a failure, not speed targets (those live in npm run bench):
+    // generous, so a busy machine is not a failure.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Integration tests spawn servers and watch real folders; two cores.
     maxWorkers: 2,
     projects: [

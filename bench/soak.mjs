@@ -38,7 +38,7 @@ for (let d = 0; d < 20; d++) {
 }
 const sock = path.join(work, 's.sock');
 // SOAK_ARGS: extra serve flags, to compare (e.g. SOAK_ARGS=--no-search-index).
-const server = spawn(process.execPath, [...(process.env.SOAK_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SOAK_PROFILE] : []), CLI, 'serve', '--ui', '--socket', sock, '--config-dir', work, ...(process.env.SOAK_ARGS ? process.env.SOAK_ARGS.split(' ') : []), folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+const server = spawn(process.execPath, [...(process.env.SOAK_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SOAK_PROFILE] : []), CLI, 'serve', '--ui', '--no-open', '--socket', sock, '--config-dir', work, ...(process.env.SOAK_ARGS ? process.env.SOAK_ARGS.split(' ') : []), folder], { stdio: ['ignore', 'ignore', 'pipe'] });
 let serverErr = '';
 server.stderr.on('data', (d) => (serverErr += d));
 const uiUrl = await new Promise((resolve, reject) => {

@@ -23,7 +23,7 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
     await use(async (args = []) => {
       const home = await mkdtemp(path.join(os.tmpdir(), 'e2e-'));
       const socketPath = path.join(home, 's.sock');
-      const proc = spawn(process.execPath, [CLI, 'serve', '--ui', '--socket', socketPath, '--config-dir', home, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const proc = spawn(process.execPath, [CLI, 'serve', '--ui', '--no-open', '--socket', socketPath, '--config-dir', home, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`serve --ui did not start:\n${err}`)), 20_000);

@@ -13,6 +13,7 @@ import { SocketInUseError } from '../core/transport/socketServer.js';
 import { VERSION } from '../core/version.js';
 import { connectCommand } from './connectCommand.js';
 import { CLI_PATH, type HeadlessOptions, type HeadlessShelf,startHeadless, UsageError } from './headless.js';
+import { openBrowser } from './openBrowser.js';
 
 /**
  * mcp-shelf: serve folders headless, or bridge a stdio MCP client to a
@@ -38,9 +39,13 @@ interrupted (Ctrl+C / SIGTERM). Without FOLDERs, serves the folders saved in
 settings (the ones added in the window).
 
 Options:
-  --ui                   also serve the window to a browser on 127.0.0.1
-                         (prints the URL, with its access token)
-  --ui-port N            port for --ui (default: any free port)
+  --ui                   also serve the window to a browser on 127.0.0.1 and
+                         open it (prints the address, with its access token;
+                         the same address every run with this settings folder)
+  --no-open              with --ui: print the address, do not open a browser
+                         (also BROWSER=none; BROWSER=PROGRAM picks the browser)
+  --ui-port N            port for --ui (0: any free port; default: the one
+                         used last time, else any free port)
   --socket PATH          socket path (default: ${defaultSocketPath()})
   --max-read-bytes N     largest file a client may read, in bytes
                          (default: ${DEFAULT_MAX_READ_BYTES}, which keeps base64 replies under
@@ -80,8 +85,10 @@ Options:
   -h, --help      show this help
 `;
 
+/** The one error, and where the options are: the whole usage pushed the error off the screen. */
 function fail(message: string, usage: string): never {
-  process.stderr.write(`mcp-shelf: ${message}\n\n${usage}`);
+  const command = /^Usage: (mcp-shelf \w+)/.exec(usage)?.[1] ?? 'mcp-shelf';
+  process.stderr.write(`mcp-shelf: ${message}\n(${command} --help shows the options)\n`);
   process.exit(2);
 }
 
@@ -104,6 +111,7 @@ async function serve(args: string[]): Promise<void> {
       'ask-before-read': { type: 'boolean' },
       'no-search-index': { type: 'boolean' },
       ui: { type: 'boolean' },
+      'no-open': { type: 'boolean' },
       'ui-port': { type: 'string' },
       http: { type: 'string' },
       'http-token': { type: 'string' },
@@ -130,6 +138,7 @@ async function serve(args: string[]): Promise<void> {
   const maxReadBytes = wholeNumber('max-read-bytes', 1, Number.MAX_SAFE_INTEGER);
   const uiPort = wholeNumber('ui-port', 0, 65535);
   if (uiPort !== undefined && !values.ui) fail('--ui-port needs --ui', SERVE_USAGE);
+  if (values['no-open'] && !values.ui) fail('--no-open needs --ui', SERVE_USAGE);
   let http: HeadlessOptions['http'];
   if (values.http !== undefined) {
     const where = parseHostPort(values.http as string);
@@ -176,7 +185,7 @@ async function serve(args: string[]): Promise<void> {
       maxReadBytes,
       rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']), askBeforeRead: Boolean(values['ask-before-read']) },
       settingsDir: values['config-dir'] as string | undefined,
-      uiPort: values.ui ? (uiPort ?? 0) : undefined,
+      uiPort: values.ui ? (uiPort ?? 'last') : undefined,
       http,
       tools: values['no-tools'] ? false : undefined,
       searchIndex: values['no-search-index'] ? false : undefined,
@@ -193,8 +202,9 @@ async function serve(args: string[]): Promise<void> {
     fail('give at least one FOLDER to publish (no folders are saved in settings; add some with --ui)', SERVE_USAGE);
   }
   const files = folders.reduce((n, f) => n + f.fileCount, 0);
-  log(`MCP Shelf ${VERSION}: ${folders.length} folder(s), ${files} file(s) published`);
-  for (const f of folders) log(`  ${f.path} (${f.error ?? `${f.fileCount} files, indexed in ${f.indexMs ?? '?'} ms`})`);
+  const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+  log(`MCP Shelf ${VERSION}: ${count(folders.length, 'folder')}, ${count(files, 'file')} published${folders.length === 0 ? ' (add folders in the window)' : ''}`);
+  for (const f of folders) log(`  ${f.path} (${f.error ?? `${count(f.fileCount, 'file')}, indexed in ${f.indexMs ?? '?'} ms`})`);
   const socketPath = shelf.service.socketPath;
   log(`connect a stdio client with: ${process.execPath} ${CLI_PATH} connect --socket ${socketPath}`);
   const httpEndpoint = shelf.service.httpEndpoint;
@@ -202,7 +212,11 @@ async function serve(args: string[]): Promise<void> {
     log(`MCP over HTTP: ${httpEndpoint.url}`);
     log(httpEndpoint.token ? `HTTP bearer token: ${httpEndpoint.token}` : 'HTTP without a token (--http-no-auth): loopback only');
   }
-  if (shelf.web) log(`window: ${shelf.web.url}`);
+  if (shelf.web) {
+    log(`window: ${shelf.web.url}`);
+    const notTried = values['no-open'] ? '--no-open' : openBrowser(shelf.web.url, (reason) => log(`could not open a browser (${reason}); open the address above`));
+    log(notTried === null ? 'opening it in your browser' : `open the address above in your browser (not opened: ${notTried})`);
+  }
   // Last, so whoever waits for this line finds everything above already printed.
   log(`listening on ${socketPath}`);
   if (pendingSignal) stop(pendingSignal);

@@ -18,8 +18,8 @@ export interface HeadlessOptions {
   maxReadBytes?: number;
   rules?: Partial<Omit<FolderOptions, 'enabled'>>;
   settingsDir?: string;
-  /** Serve the window to a browser on this port (0: any free port). */
-  uiPort?: number;
+  /** Serve the window to a browser on this port (0: any free port; 'last': the one saved for the settings folder, else any). */
+  uiPort?: number | 'last';
   http?: ServiceOptions['http'];
   tools?: boolean;
   searchIndex?: boolean;
@@ -62,11 +62,37 @@ export async function checkFolders(folders: readonly string[]): Promise<string[]
   return out.map((o) => o.abs);
 }
 
+/**
+ * The window for a browser, at the address saved for this settings folder (a
+ * bookmark keeps working, and the page's stored token with it: it is kept per
+ * origin, port included). A saved port taken by another program gives way to
+ * a free one; a port named with --ui-port must be free.
+ */
+async function startWindow(service: ShelfService, settingsDir: string, uiPort: number | 'last', log?: (message: string) => void): Promise<WebHost> {
+  const { startWebHost } = await import('../core/webhost/webHost.js'); // only with --ui
+  const { loadWebAddress, saveWebAddress } = await import('../core/webhost/webAddress.js');
+  const saved = await loadWebAddress(settingsDir);
+  const port = uiPort !== 'last' ? uiPort : (saved.port ?? 0);
+  let web: WebHost;
+  try {
+    web = await startWebHost({ service, rendererDir: RENDERER_DIR, port, token: saved.token });
+  } catch (err) {
+    if (uiPort !== 'last' || port === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    log?.(`the window's usual port ${port} is taken by another program; using another (the address changes)`);
+    web = await startWebHost({ service, rendererDir: RENDERER_DIR, port: 0, token: saved.token });
+  }
+  if (web.port !== saved.port) {
+    await saveWebAddress(settingsDir, { port: web.port, token: web.token }).catch((err: Error) => log?.(`could not save the window's address: ${err.message}`));
+  }
+  return web;
+}
+
 /** The core without a window: the service on its socket, and optionally the browser UI. */
 export async function startHeadless(options: HeadlessOptions): Promise<HeadlessShelf> {
   const folders = await checkFolders(options.folders);
+  const settingsDir = options.settingsDir ?? defaultSettingsDir();
   const service = await ShelfService.start({
-    settingsDir: options.settingsDir ?? defaultSettingsDir(),
+    settingsDir,
     host: { kind: 'web', nativePicker: false, platform: process.platform },
     sessionFolders: folders.length > 0 ? folders : undefined,
     sessionRules: options.rules,
@@ -82,8 +108,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
   let web: WebHost | null = null;
   if (options.uiPort !== undefined) {
     try {
-      const { startWebHost } = await import('../core/webhost/webHost.js'); // only with --ui
-      web = await startWebHost({ service, rendererDir: RENDERER_DIR, port: options.uiPort });
+      web = await startWindow(service, settingsDir, options.uiPort, options.log);
     } catch (err) {
       await service.close();
       throw err;

@@ -118,6 +118,55 @@ describe('mcp-shelf serve', () => {
   });
 });
 
+describe('mcp-shelf serve --ui', () => {
+  it('comes back at the same address; a saved port another program took gives way to a free one, which is kept', async () => {
+    const dir = await socketDir();
+    const sock = path.join(dir, 's.sock');
+    const addressOf = (text: string) => new URL(/window: (\S+)/.exec(text)?.[1] ?? 'http://none');
+    try {
+      let shelf = await startShelf([root], ['--ui'], { socketPath: sock });
+      const first = addressOf(shelf.stderr());
+      expect(shelf.stderr()).toMatch(/not opened: BROWSER=none/); // the suite never opens a browser
+      await shelf.stop();
+      shelf = await startShelf([root], ['--ui'], { socketPath: sock });
+      expect(addressOf(shelf.stderr()).href).toBe(first.href);
+      await shelf.stop();
+
+      const squatter = net.createServer();
+      await new Promise<void>((r) => squatter.listen(Number(first.port), '127.0.0.1', r));
+      try {
+        shelf = await startShelf([root], ['--ui'], { socketPath: sock });
+        const moved = addressOf(shelf.stderr());
+        expect(moved.port).not.toBe(first.port);
+        expect(moved.hash).toBe(first.hash); // the token is the same
+        expect(shelf.stderr()).toContain(`the window's usual port ${first.port} is taken by another program`);
+        await shelf.stop();
+      } finally {
+        squatter.close();
+      }
+      shelf = await startShelf([root], ['--ui'], { socketPath: sock });
+      expect(addressOf(shelf.stderr()).port).not.toBe(first.port); // the new one is the usual one now
+      await shelf.stop();
+      expect((await stat(path.join(dir, 'web-window.json'))).mode & 0o777).toBe(0o600);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--ui-port N must be free: taken, serve says so and exits 1', async () => {
+    const squatter = net.createServer();
+    await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', r));
+    try {
+      const port = (squatter.address() as net.AddressInfo).port;
+      const { code, stderr } = await runCli(['serve', '--ui', '--ui-port', String(port), '--socket', path.join(tmp, 'taken.sock'), '--config-dir', tmp, root]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/EADDRINUSE/);
+    } finally {
+      squatter.close();
+    }
+  });
+});
+
 describe('mcp-shelf connect', () => {
   it('says nothing is listening and exits non-zero', async () => {
     const { code, stderr, stdout } = await runCli(['connect', '--socket', path.join(tmp, 'nobody-home.sock')]);
