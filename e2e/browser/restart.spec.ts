@@ -22,7 +22,7 @@ test('a tab outlives a restart: it says how to get back in, and the new address 
   await new Promise((r) => first.proc.once('exit', r));
   const second = await startShelf(['--ui-port', String(port)]);
   // The old key is refused by the new run: after a few tries the tab says what to do instead of "Reconnecting…" forever.
-  await expect(page.getByTestId('locked-state')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('locked-state')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('locked-state')).toContainText('prints a new address');
   await page.goto(second.url);
   await expect(page.getByTestId('empty-state')).toBeVisible();

@@ -213,5 +213,5 @@ describe('file-system churn while 10 clients list and read', () => {
     await eventually(async () => (await names()).includes('reborn.txt'), 8000, 'the recreated folder to be served');
     expect((await c.request('resources/read', { uri: uriOf(root, 'reborn.txt') })).result).toMatchObject({ contents: [{ text: 'again' }] });
     c.close();
-  }, 30_000);
+  });
 });

@@ -44,9 +44,17 @@ export async function fingerprint(root: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Polls `check` until it returns truthy or the time is up. */
+/** The least time `eventually` waits before it calls a condition failed (see there). */
+export const MIN_DEADLINE_MS = 20_000;
+
+/**
+ * Polls `check` until it returns truthy, or fails naming `what` it waited
+ * for. The deadline only decides when to give up on a failure, so it is never
+ * short: `timeoutMs` is what the wait should take on a quiet machine, and a
+ * busy one (a laptop at work, CI's CPU burner) gets at least MIN_DEADLINE_MS.
+ */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5000, what = 'condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + Math.max(timeoutMs, MIN_DEADLINE_MS);
   let last: unknown;
   for (;;) {
     try {

@@ -70,7 +70,7 @@ export async function startShelf(folders: string[], extraArgs: string[] = [], op
   let out = '';
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 60_000); // a deadline for failure only
     proc.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
       if (err.includes('listening on')) {

@@ -40,7 +40,7 @@ describe('SearchIndex over a big folder', () => {
       search.close();
       await library.close();
     }
-  }, 30_000);
+  });
 
   it('holds at most maxFiles files and says it is full; a change gets in once there is room', async () => {
     const library = new Library({ maxReadBytes: 1 << 20 });
@@ -60,5 +60,5 @@ describe('SearchIndex over a big folder', () => {
       search.close();
       await library.close();
     }
-  }, 30_000);
+  });
 });
