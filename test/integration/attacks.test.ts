@@ -16,9 +16,16 @@ import { connectSdkClient, rssMiB, runCli, type ShelfProcess, startShelf } from 
  * the real service where only it can show the state), bounded in time.
  */
 
-/** Worst latency of a bystander's small read, sampled every 20 ms while `during` runs. */
-async function worstLatency(bystander: RawClient, uri: string, during: Promise<unknown>): Promise<number> {
+/**
+ * A bystander's small reads, one every 20 ms while `during` runs: how many
+ * were answered meanwhile, and the slowest. A server held by the attack
+ * answers none while it lasts; the count says that on a busy machine too,
+ * where a latency bound would only measure the machine (speed targets live in
+ * npm run bench).
+ */
+async function bystanderReads(bystander: RawClient, uri: string, during: Promise<unknown>): Promise<{ served: number; worst: number }> {
   let worst = 0;
+  let served = 0;
   let done = false;
   void during.finally(() => (done = true));
   while (!done) {
@@ -26,9 +33,10 @@ async function worstLatency(bystander: RawClient, uri: string, during: Promise<u
     const r = await bystander.request('resources/read', { uri });
     if (!r.result) throw new Error(`bystander read failed: ${JSON.stringify(r)}`);
     worst = Math.max(worst, performance.now() - t);
+    if (!done) served++; // answered while the attack still ran
     await new Promise((res) => setTimeout(res, 20));
   }
-  return worst;
+  return { served, worst };
 }
 
 describe.runIf(process.platform === 'linux')('attacks from a socket client', () => {
@@ -62,15 +70,16 @@ describe.runIf(process.platform === 'linux')('attacks from a socket client', () 
         else await new Promise((r) => setImmediate(r));
       }
     })();
-    const duringFlood = await worstLatency(bystander, uriOf(root, 'small.txt'), flood);
+    const duringFlood = await bystanderReads(bystander, uriOf(root, 'small.txt'), flood);
     // Then it reads everything: whatever was held behind the reply goes out without starving anyone.
     attacker.resume();
     attacker.on('data', () => undefined);
-    const afterwards = await worstLatency(bystander, uriOf(root, 'small.txt'), new Promise((r) => setTimeout(r, 2000)));
+    const afterwards = await bystanderReads(bystander, uriOf(root, 'small.txt'), new Promise((r) => setTimeout(r, 2000)));
     attacker.destroy();
-    expect({ duringFlood, afterwards }).toEqual({ duringFlood: expect.any(Number), afterwards: expect.any(Number) });
-    expect(duringFlood, `during ${duringFlood} ms`).toBeLessThan(500);
-    expect(afterwards, `after ${afterwards} ms`).toBeLessThan(500);
+    // Served throughout each 2 s (a held server serves none), and never held for long (a hang bound, not a speed target).
+    expect(duringFlood.served, `during the flood: ${JSON.stringify(duringFlood)}`).toBeGreaterThanOrEqual(3);
+    expect(afterwards.served, `while it reads: ${JSON.stringify(afterwards)}`).toBeGreaterThanOrEqual(3);
+    expect(Math.max(duringFlood.worst, afterwards.worst)).toBeLessThan(5000);
     expect(await rssMiB(shelf.proc.pid as number)).toBeLessThan(400);
   });
 
@@ -102,9 +111,7 @@ describe.runIf(process.platform === 'linux')('attacks from a socket client', () 
         refused.once('close', () => resolve(text));
       });
       expect(JSON.parse(said)).toMatchObject({ id: null, error: { code: -32603, message: expect.stringMatching(/Too many connections \(1024\)/) } });
-      const t = performance.now();
       expect((await bystander.request('resources/read', { uri: uriOf(root, 'small.txt') })).result).toBeDefined();
-      expect(performance.now() - t).toBeLessThan(500);
     } finally {
       for (const s of socks) s.destroy();
     }

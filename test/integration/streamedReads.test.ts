@@ -124,7 +124,7 @@ describe('large reads are streamed', () => {
     const c = await rawLines(shelf.socketPath);
     c.sock.pause(); // read nothing: the server stops after the first chunks, waiting for the socket to drain
     c.sock.write(readRequest(1, uriOf(root, victim)));
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(() => c.sock.readableLength > 0, 5000, 'the reply to have begun'); // not a sleep: on a busy machine it may begin late
     await truncate(`${root}/${victim}`, MiB);
     c.sock.resume();
     await eventually(() => c.closed(), 10_000, 'the connection to be closed');
@@ -142,7 +142,7 @@ describe('large reads are streamed', () => {
     const c = await rawLines(shelf.socketPath);
     c.sock.pause();
     c.sock.write(readRequest(7, uriOf(root, grower)));
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(() => c.sock.readableLength > 0, 5000, 'the reply to have begun');
     await appendFile(`${root}/${grower}`, binary(MiB));
     c.sock.resume();
     await eventually(() => c.lines.length === 1, 10_000, 'the reply');
