@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 
-import { META_CSP } from './electron/desktop/windowOptions.js';
+import { META_CSP } from './electron/core/webhost/windowCsp.js';
 
 /** The built page carries its CSP in a <meta> too (the dev server's page does not: its injected scripts would be refused). */
 const metaCsp = (): Plugin => ({

@@ -14,22 +14,34 @@ import tseslint from 'typescript-eslint';
 const WHY = 'see ARCHITECTURE.md, "Layers"';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'net', 'http', 'https', 'child_process', 'stream', 'url', 'util', 'crypto', 'events', 'buffer'];
 const LAYERS = {
-  shared: { files: ['shared/**/*.ts'], path: '**/shared/**', may: [], node: false, electron: false },
-  renderer: { files: ['renderer/**/*.{ts,tsx}'], path: '**/renderer/**', may: ['shared'], node: false, electron: false },
-  core: { files: ['electron/core/**/*.ts'], path: '**/electron/core/**', may: ['shared'], node: true, electron: false },
-  cli: { files: ['electron/cli/**/*.ts'], path: '**/electron/cli/**', may: ['shared', 'core'], node: true, electron: false },
-  desktop: { files: ['electron/desktop/**/*.ts'], path: '**/electron/desktop/**', may: ['shared', 'core'], node: true, electron: true },
+  shared: { files: ['shared/**/*.ts'], dir: 'shared', may: [], node: false, electron: false },
+  renderer: { files: ['renderer/**/*.{ts,tsx}'], dir: 'renderer', may: ['shared'], node: false, electron: false },
+  core: { files: ['electron/core/**/*.ts'], dir: 'electron/core', may: ['shared'], node: true, electron: false },
+  cli: { files: ['electron/cli/**/*.ts'], dir: 'electron/cli', may: ['shared', 'core'], node: true, electron: false },
+  desktop: { files: ['electron/desktop/**/*.ts'], dir: 'electron/desktop', may: ['shared', 'core'], node: true, electron: true },
 };
 
-/** no-restricted-imports for one layer: every other layer it may not use, Node and Electron as the table says. */
+/**
+ * The table's rules for one layer. Which layers it may use is checked on the
+ * resolved path of every import (import-x/no-restricted-paths), so a relative
+ * import into another layer is refused however it is spelled; Node and
+ * Electron, which are module names, by no-restricted-imports.
+ */
 function layerRules(name) {
   const layer = LAYERS[name];
-  const patterns = Object.entries(LAYERS)
+  const zones = Object.entries(LAYERS)
     .filter(([other]) => other !== name && !layer.may.includes(other))
-    .map(([other, o]) => ({ group: [o.path], message: `${name} may not import ${other} (${WHY}).` }));
+    .map(([other, o]) => ({ target: `./${layer.dir}`, from: `./${o.dir}`, message: `${name} may not import ${other} (${WHY}).` }));
+  const patterns = [];
   if (!layer.node) patterns.push({ group: nodeBuiltins, message: `${name} runs without Node (${WHY}).` });
   if (!layer.electron) patterns.push({ group: ['electron'], message: `only electron/desktop may import electron (${WHY}).` });
-  return { files: layer.files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+  return {
+    files: layer.files,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }],
+      ...(patterns.length > 0 ? { 'no-restricted-imports': ['error', { patterns }] } : {}),
+    },
+  };
 }
 
 export default tseslint.config(

@@ -9,9 +9,10 @@ import { builtWorkers, ShelfService } from '../core/service/shelfService.js';
 import { loadBounds, saveBounds } from '../core/settings/windowState.js';
 import { runBridge } from '../core/transport/bridge.js';
 import { defaultSocketPath } from '../core/transport/socketPath.js';
+import { APP_CSP } from '../core/webhost/windowCsp.js';
 import { forwardEvents, registerIpc } from './ipc.js';
 import { BRIDGE_USAGE, type Launch, launchMode, publishAskOptions } from './launchMode.js';
-import { APP_CSP, folderArgs, isAppUrl, mainWindowOptions } from './windowOptions.js';
+import { folderArgs, isAppUrl, mainWindowOptions } from './windowOptions.js';
 
 /**
  * The Electron glue, kept thin: lifecycle, window, menu, tray. Everything

@@ -1,40 +1,11 @@
 /**
  * The window's security settings, as plain data so they are tested on plain
- * Node (main.ts applies them; only it may import electron).
+ * Node (main.ts applies them; only it may import electron). Its CSP is
+ * core/webhost/windowCsp.ts, shared with the web host; its saved size,
+ * core/settings/windowState.ts.
  */
 
-/** Strict CSP for the app window: our own code only; data/blob only for previews. */
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "object-src 'self' blob:",
-  "frame-src 'self' blob:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/**
- * The same policy as a `<meta>` in the page, for where no header carries it
- * (a file:// load whose response headers no hook sees). A meta cannot say
- * frame-ancestors (browsers ignore it there and warn), so it is left out.
- */
-export const META_CSP = APP_CSP.split('; ')
-  .filter((d) => !d.startsWith('frame-ancestors'))
-  .join('; ');
-
-export interface Bounds {
-  width: number;
-  height: number;
-  x?: number;
-  y?: number;
-}
-
-export const DEFAULT_BOUNDS: Bounds = { width: 1280, height: 820 };
+import type { Bounds } from '../core/settings/windowState.js';
 
 /** BrowserWindow options (a structural subset of Electron's type). */
 export function mainWindowOptions(preloadPath: string, bounds: Bounds) {

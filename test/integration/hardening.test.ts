@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { META_CSP } from '../../electron/desktop/windowOptions.js';
+import { META_CSP } from '../../electron/core/webhost/windowCsp.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { connectSdkClient, runCli, socketDir, startShelf } from '../support/shelfProcess.js';
 import { connectWebApi } from '../support/webApi.js';

@@ -2,9 +2,17 @@ import path from 'node:path';
 
 import writeFileAtomic from 'write-file-atomic';
 
-import { type Bounds,DEFAULT_BOUNDS } from '../../desktop/windowOptions.js';
 import { readRegularText } from '../library/regularFile.js';
 import { moveLinkAside } from './configDir.js';
+
+export interface Bounds {
+  width: number;
+  height: number;
+  x?: number;
+  y?: number;
+}
+
+export const DEFAULT_BOUNDS: Bounds = { width: 1280, height: 820 };
 
 /** The window's last size and place, kept beside the settings. */
 export async function loadBounds(dir: string): Promise<Bounds> {

@@ -8,11 +8,11 @@ import mime from 'mime';
 import { type WebSocket,WebSocketServer } from 'ws';
 
 import { SHELF_EVENTS, type ShelfEventName, type ShelfEvents, WEB_API_PROTOCOL, WEB_TOKEN_PROTOCOL_PREFIX, type WireFrame } from '../../../shared/shelfApi.js';
-import { APP_CSP } from '../../desktop/windowOptions.js';
 import { isInside } from '../library/uriPath.js';
 import { dispatch } from '../service/dispatch.js';
 import type { ShelfService } from '../service/shelfService.js';
 import { hostAllowed, originAllowed, sameSecret } from '../transport/requestGuards.js';
+import { APP_CSP } from './windowCsp.js';
 
 export interface WebHostOptions {
   service: ShelfService;

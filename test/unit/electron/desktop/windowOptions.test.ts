@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { APP_CSP, folderArgs, isAppUrl, mainWindowOptions } from '../../../../electron/desktop/windowOptions.js';
+import { APP_CSP } from '../../../../electron/core/webhost/windowCsp.js';
+import { folderArgs, isAppUrl, mainWindowOptions } from '../../../../electron/desktop/windowOptions.js';
 
 describe('Electron window security', () => {
   it('isolates the renderer: context isolation, sandbox, no Node', () => {
