@@ -70,11 +70,6 @@ export function relativeBelow(root: string, candidate: string): string | null {
   return path.sep === '/' ? rest : rest.split(path.sep).join('/');
 }
 
-/** Relative path from `root` to `candidate` with `/` separators; assumes isInside. */
-export function relativeInside(root: string, candidate: string): string {
-  return path.relative(root, candidate).split(path.sep).join('/');
-}
-
 /** Decodes each valid %XX to its byte's char and leaves the rest: enough to spot dots and slashes. */
 function percentDecodeBytes(s: string): string {
   return s.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));

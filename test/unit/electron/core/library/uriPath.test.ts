@@ -3,7 +3,10 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { isInside, joinRel, pathToUri, relativeBelow, relativeInside, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
+import { isInside, joinRel, pathToUri, relativeBelow, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
+
+/** The oracle: Node's own relative path, with / separators (the product has relativeBelow). */
+const relativeInside = (root: string, candidate: string): string => path.relative(root, candidate).split(path.sep).join('/');
 
 describe('isInside', () => {
   it('compares by segments, not by string prefix', () => {
