@@ -2,36 +2,27 @@ import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from 'node:
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { subscribe as subscribeNative } from '@parcel/watcher';
-
-import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
-import { nextSlice } from '../background/nextSlice.js';
 import { DirectoryWatches, PER_DIRECTORY_WATCHES } from './directoryWatches.js';
+import { type FolderChange, FolderIndex, isChange, noChange } from './folderIndex.js';
 import { examineFile, type FileEntry, NOT_STATTED, type RecentFiles, scanTree } from './folderScan.js';
-import { FolderRules, type HiddenRule, type RuleOptions } from './rules.js';
+import { type ActiveWatcher, isOutOfWatches, watchErrorCode, type WatchSink } from './folderWatcher.js';
+import { type HiddenSummary, hiddenTally } from './hiddenTally.js';
+import { watchNative } from './nativeWatcher.js';
+import { watchByPolling } from './pollingWatcher.js';
+import { FolderRules, type RuleOptions } from './rules.js';
 import { RECENT_MS, SecondLooks } from './secondLooks.js';
-import { SortedPaths } from './sortedPaths.js';
+import type { SortedPaths } from './sortedPaths.js';
+import { StatPass } from './statPass.js';
 import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
 
-export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
+export type { FolderChange } from './folderIndex.js';
+export type { HiddenSummary } from './hiddenTally.js';
 
-/** What changed in one folder, as folder-relative paths. */
-export interface FolderChange {
-  added: string[];
-  removed: string[];
-  changed: string[];
-}
+export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
 
 export interface FolderEvents {
   onChange(folder: PublishedFolder, change: FolderChange): void;
   onState(folder: PublishedFolder, message: string): void;
-}
-
-/** Whichever watcher is running: native, or the polling fallback. */
-interface ActiveWatcher {
-  close(): Promise<void>;
-  /** Polling only: look at a path it stopped watching (a file that became a folder). */
-  add?(absPath: string): void;
 }
 
 /**
@@ -42,16 +33,6 @@ interface ActiveWatcher {
 const UNWATCHED_AT_TOP = ['.git', 'node_modules'];
 /** Excluded folders passed to the native watcher at most; past this only the top ones are left out. */
 const MAX_UNWATCHED = 1000;
-
-/** ENOSPC / EMFILE from either watcher (the native one says it only in words). */
-function watchErrorCode(err: unknown): string | undefined {
-  const e = err as NodeJS.ErrnoException;
-  if (typeof e?.code === 'string') return e.code;
-  const text = String(e?.message ?? err);
-  if (/ENOSPC|No space left|inotify.*limit/i.test(text)) return 'ENOSPC';
-  if (/EMFILE|Too many open files/i.test(text)) return 'EMFILE';
-  return undefined;
-}
 
 /** How often a folder checks that its root is still the same directory. */
 const ROOT_CHECK_MS = 1000;
@@ -66,8 +47,11 @@ const ROOT_CHECK_MS = 1000;
 const SETTLE_RESCAN_MS = 1500;
 
 /**
- * One published folder: its rules, its index of files and its watcher. The
- * index is the source of truth for what may be listed and read.
+ * One published folder: its rules, its index of files (FolderIndex, the
+ * source of truth for what may be listed and read) and its watcher (one of
+ * the back-ends in folderWatcher.ts). It turns what the watcher reports into
+ * changes of the index, and keeps serving only while its root is the folder
+ * it published.
  */
 export class PublishedFolder {
   /** Canonical path (symlinks resolved) used for URIs and all checks. */
@@ -76,11 +60,7 @@ export class PublishedFolder {
   error: string | null = null;
   rules: FolderRules;
 
-  private entries = new Map<string, FileEntry>();
-  /** How many entries lie below each folder-relative directory: a path that was never a directory costs nothing to check. */
-  private readonly below = new Map<string, number>();
-  /** The paths in order, built on first use after a full index and then kept in step. */
-  private sorted: SortedPaths | null = null;
+  private readonly index = new FolderIndex();
   /** Full re-indexes since start (after the first): only when polling, or when a .gitignore changed. */
   reindexes = 0;
   /** Paths the watcher reported since start (excluded folders are not watched, so they add none). */
@@ -129,19 +109,12 @@ export class PublishedFolder {
   }
 
   get fileCount(): number {
-    return this.entries.size;
+    return this.index.size;
   }
 
   /** Bytes of the files stat'ed so far (all of them once the stat pass after an index is done). */
   get totalBytes(): number {
-    return this.bytes;
-  }
-
-  /** Kept as entries come, change and go: the window asks for it on every change, and summing a million took 20 ms. */
-  private bytes = 0;
-
-  private static known(entry: FileEntry | undefined): number {
-    return entry && entry.size !== NOT_STATTED ? entry.size : 0;
+    return this.index.totalBytes;
   }
 
   /** The `file://` URI a client uses for folder-relative `rel`. */
@@ -158,7 +131,7 @@ export class PublishedFolder {
 
   /** The entry for `rel`, with its size and time (stat'ed now if the index has not yet). */
   get(rel: string): FileEntry | undefined {
-    const entry = this.entries.get(rel);
+    const entry = this.index.peek(rel);
     return entry?.size === NOT_STATTED ? this.statNow(entry) : entry;
   }
 
@@ -174,10 +147,7 @@ export class PublishedFolder {
     } catch {
       st = null;
     }
-    // Filled in place (the lazy entry's time is already a double, NaN): a new object per file left a million behind.
-    if (entry.size === NOT_STATTED && this.entries.get(entry.rel) === entry) this.bytes += st?.isFile() ? st.size : 0;
-    entry.size = st?.isFile() ? st.size : 0;
-    entry.mtimeMs = st?.isFile() ? st.mtimeMs : 0;
+    this.index.fill(entry, st);
     if (!st?.isFile()) {
       this.dirtyFiles.add(entry.rel);
       this.scheduleFlush();
@@ -185,41 +155,15 @@ export class PublishedFolder {
     return entry;
   }
 
-  /** Walks the index after a lazy full index, stat'ing what is not yet. */
-  private statPass: { of: Map<string, FileEntry>; at: Iterator<FileEntry>; started: number } | null = null;
-
-  private startStatPass(): void {
-    this.statPass = { of: this.entries, at: this.entries.values(), started: performance.now() };
-    this.scheduleStatSlice();
-  }
-
-  private scheduleStatSlice(): void {
-    if (this.statPass !== null) nextSlice(this.clientsBusy, (ms) => this.statSlice(ms));
-  }
-
-  private statSlice(ms: number): void {
-    const pass = this.statPass;
-    if (pass === null || pass.of !== this.entries || this.state === 'stopped' || this.state === 'missing') {
-      if (pass !== null && pass === this.statPass) this.statPass = null;
-      return;
-    }
-    const until = performance.now() + ms;
-    while (performance.now() < until) {
-      for (let i = 0; i < 64; i++) {
-        const next = pass.at.next();
-        if (next.done) {
-          this.statPass = null;
-          // A big folder's size is complete only now: said (which refreshes the window's total). A small one's was before anyone asked.
-          const took = performance.now() - pass.started;
-          collectAfterBigJob(this.entries.size);
-          if (took > 1000) this.events.onState(this, `${this.root}: sizes of ${this.entries.size.toLocaleString('en')} files read in ${(took / 1000).toFixed(1)} s`);
-          return;
-        }
-        if (next.value.size === NOT_STATTED) this.statNow(next.value);
-      }
-    }
-    this.scheduleStatSlice();
-  }
+  /** Stats what the last full index listed without them, between clients' requests. */
+  private readonly statPass = new StatPass(
+    this.index,
+    (entry) => this.statNow(entry),
+    () => this.clientsBusy(),
+    () => this.state !== 'stopped' && this.state !== 'missing',
+    // A big folder's size is complete only now: said (which refreshes the window's total). A small one's was before anyone asked.
+    (files, ms) => ms > 1000 && this.events.onState(this, `${this.root}: sizes of ${files.toLocaleString('en')} files read in ${(ms / 1000).toFixed(1)} s`),
+  );
 
   /**
    * While the folder is still being indexed: the entry a file would get,
@@ -237,8 +181,7 @@ export class PublishedFolder {
 
   /** Folder-relative paths in stable (code unit) order. */
   paths(): SortedPaths {
-    if (!this.sorted) this.sorted = SortedPaths.of(this.entries.keys());
-    return this.sorted;
+    return this.index.paths();
   }
 
   /** A copy of the paths in order (for small folders: the index may hold a million). */
@@ -280,11 +223,11 @@ export class PublishedFolder {
     const change = this.replaceEntries(fresh);
     this.indexMs = performance.now() - started;
     if (this.state === 'indexing') this.state = 'watching';
-    this.startStatPass();
+    this.statPass.start();
     this.eventsHeld = false;
     this.scheduleFlush(); // events that arrived during the scan
     this.startRootCheck();
-    if (change.added.length + change.removed.length > 0) this.events.onChange(this, change);
+    if (isChange(change)) this.events.onChange(this, change);
   }
 
   /** What the last full index left out, by rule (counts, and a few examples each). */
@@ -317,13 +260,6 @@ export class PublishedFolder {
     await this.flushing;
   }
 
-  /**
-   * Native recursive watching (@parcel/watcher: inotify, FSEvents,
-   * ReadDirectoryChangesW) sets up in a fraction of the time and memory
-   * chokidar needed, which stats and tracks every file (50,000 files: 4.4 s
-   * and 480 MiB against 0.14 s and 60 MiB). chokidar stays for polling,
-   * when the system runs out of watches.
-   */
   /** Paths the native watcher leaves alone: the usual huge folders at the top, then every folder a scan found excluded. */
   private unwatched: string[] = UNWATCHED_AT_TOP;
 
@@ -368,44 +304,25 @@ export class PublishedFolder {
     await w?.close();
   }
 
+  /** What every back-end reports to. */
+  private readonly sink: WatchSink = { path: (p, structural) => this.markPath(p, structural), error: (err) => this.onWatcherError(err) };
+
   private async startWatcher(polling: boolean, closeFirst = true): Promise<void> {
     if (closeFirst) await this.closeWatcher();
+    const gone = () => this.state === 'stopped' || this.state === 'missing';
     if (!polling) {
       try {
-        const subscription = await subscribeNative(this.realRoot, (err, events) => {
-          if (err) this.onWatcherError(err);
-          else for (const e of events) this.markPath(e.path, e.type !== 'update');
-        }, { ignore: this.unwatched.map((rel) => path.join(this.realRoot, rel)) });
-        if (this.state === 'stopped' || this.state === 'missing') {
-          await subscription.unsubscribe().catch(() => undefined);
-          return;
-        }
-        // Unsubscribing fails when the folder is already gone (the kernel dropped its watches): closed either way.
-        this.watcher = { close: () => subscription.unsubscribe().catch(() => undefined) };
+        const w = await watchNative(this.realRoot, this.unwatched.map((rel) => path.join(this.realRoot, rel)), this.sink);
+        if (gone()) await w.close();
+        else this.watcher = w;
         return;
       } catch (err) {
-        const code = watchErrorCode(err);
-        if (code !== 'ENOSPC' && code !== 'EMFILE') throw err;
-        this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
+        if (!isOutOfWatches(err)) throw err;
+        this.events.onState(this, `file watching unavailable (${watchErrorCode(err)}); polling ${this.root} instead`);
       }
     }
-    const { watch } = await import('chokidar'); // the fallback only
-    const poller = watch(this.realRoot, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      usePolling: true,
-      interval: 500,
-      ignored: (p: string, stats?: Stats) => this.ignoredByWatcher(p, stats),
-    });
-    this.watcher = { close: () => poller.close(), add: (p) => void poller.add(p) };
-    poller.on('add', (p) => this.markPath(p, true));
-    poller.on('change', (p) => this.markPath(p, false));
-    poller.on('unlink', (p) => this.markPath(p, true));
-    poller.on('addDir', (p) => this.markPath(p, true));
-    poller.on('unlinkDir', (p) => this.markPath(p, true));
-    poller.on('error', (err) => this.onWatcherError(err as Error));
-    await new Promise<void>((resolve) => poller.once('ready', () => resolve()));
-    this.state = 'polling';
+    await watchByPolling(this.realRoot, (p, stats) => this.ignoredByWatcher(p, stats), this.sink, (w) => (this.watcher = w));
+    if (!gone()) this.state = 'polling';
   }
 
   private ignoredByWatcher(p: string, stats?: Stats): boolean {
@@ -417,10 +334,8 @@ export class PublishedFolder {
   }
 
   private onWatcherError(err: Error): void {
-    const code = watchErrorCode(err);
-    if ((code === 'ENOSPC' || code === 'EMFILE') && this.state !== 'polling') {
-      // Out of inotify watches or descriptors: polling still delivers updates.
-      this.events.onState(this, `file watching unavailable (${code}); polling ${this.root} instead`);
+    if (isOutOfWatches(err) && this.state !== 'polling') {
+      this.events.onState(this, `file watching unavailable (${watchErrorCode(err)}); polling ${this.root} instead`);
       this.state = 'polling';
       this.dirWatches = null; // closed by startWatcher; scans place no more watches
       void this.startWatcher(true).then(() => {
@@ -494,14 +409,14 @@ export class PublishedFolder {
       this.dirtyFiles.clear();
       this.gitignoreChanged.clear();
       this.rules.resetGitignores();
-      const change: FolderChange = { added: [], removed: [], changed: [] };
+      const change = noChange();
       if (!(await this.resync('', change, this.recentFiles()))) return this.checkRoot();
-      if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
+      if (isChange(change)) this.events.onChange(this, change);
       return;
     }
     const files = [...this.dirtyFiles];
     this.dirtyFiles.clear();
-    const change: FolderChange = { added: [], removed: [], changed: [] };
+    const change = noChange();
     const recent = this.recentFiles();
     if (this.gitignoreChanged.size > 0) {
       const dirs = [...this.gitignoreChanged].sort();
@@ -532,10 +447,10 @@ export class PublishedFolder {
       // removed (the watcher can fold a file → folder → file sequence into one event): free when nothing is below it.
       this.removeUnder(rel, change);
       const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
-      if (entry) this.upsert(entry, change);
+      if (entry) this.index.upsert(entry, change);
       else this.remove(rel, change);
     }
-    if (change.added.length + change.removed.length + change.changed.length > 0) this.events.onChange(this, change);
+    if (isChange(change)) this.events.onChange(this, change);
   }
 
   /**
@@ -554,7 +469,7 @@ export class PublishedFolder {
     };
     await scanTree(this.realRoot, this.rules, rel, found, { recent, onDir }).catch(() => undefined);
     if (reached) this.dirWatches?.keepOnly(reached, rel);
-    if (this.below.has(rel)) {
+    if (this.index.hasBelow(rel)) {
       const prefix = `${rel}/`;
       const gone: string[] = [];
       for (const p of this.paths().startingWith(prefix)) if (!found.has(p)) gone.push(p);
@@ -623,9 +538,9 @@ export class PublishedFolder {
     try {
       st = lstatSync(abs);
     } catch {
-      return dir ? this.below.has(rel) : this.entries.has(rel);
+      return dir ? this.index.hasBelow(rel) : this.index.has(rel);
     }
-    if (dir) return !st.isDirectory() && this.below.has(rel);
+    if (dir) return !st.isDirectory() && this.index.hasBelow(rel);
     const entry = this.get(rel);
     if (!entry) return false; // never listed: a creation the watcher drops is not possible (it reports create, delete, create)
     if (st.isSymbolicLink()) {
@@ -638,92 +553,24 @@ export class PublishedFolder {
     return !st.isFile() || st.size !== entry.size || st.mtimeMs !== entry.mtimeMs;
   }
 
-  /** Counts `rel` in (or out of) every folder above it. */
-  private countBelow(rel: string, delta: 1 | -1): void {
-    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
-      const dir = rel.slice(0, i);
-      const n = (this.below.get(dir) ?? 0) + delta;
-      if (n > 0) this.below.set(dir, n);
-      else this.below.delete(dir);
-    }
-  }
-
   /** Upserts only what is new or differs (a re-sync, not a watcher's event, found it: no write is known). */
   private upsertIfChanged(entry: FileEntry, change: FolderChange): void {
     const old = this.get(entry.rel);
-    if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.upsert(entry, change);
+    if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.index.upsert(entry, change);
   }
 
-  /**
-   * Whether two looks at a file saw the same write: a file created and then
-   * written makes two events, often in two batches, and when the first look
-   * already saw the written file the second is not a change (it was reported
-   * as one: one write, two updates to subscribers). Any later write or
-   * attribute change moves the change time, so a same-size rewrite is still
-   * reported.
-   */
-  private static sameWrite(old: FileEntry, now: FileEntry): boolean {
-    return old.ctimeMs !== undefined && old.ctimeMs === now.ctimeMs && old.size === now.size && old.mtimeMs === now.mtimeMs && old.mimeType === now.mimeType;
-  }
-
-  private upsert(entry: FileEntry, change: FolderChange): void {
-    const old = this.entries.get(entry.rel);
-    this.entries.set(entry.rel, entry);
-    this.bytes += PublishedFolder.known(entry) - PublishedFolder.known(old);
-    if (!old) {
-      // The sorted paths are kept, not rebuilt: a million-path sort after every new file would cost a second.
-      this.sorted?.add(entry.rel);
-      this.countBelow(entry.rel, 1);
-      change.added.push(entry.rel);
-    } else if (!PublishedFolder.sameWrite(old, entry)) {
-      change.changed.push(entry.rel); // the watcher saw a write, even if size and mtime match
-    }
-  }
-
-  /**
-   * Removes every entry below folder-relative `dir`, and stops watching the
-   * folders there: nothing to do (and no walk) unless it held entries; then
-   * only its own range of the sorted paths is visited.
-   */
+  /** Removes every entry below folder-relative `dir`, and stops watching the folders there. */
   private removeUnder(dir: string, change: FolderChange): void {
     this.dirWatches?.removeUnder(dir); // an empty folder is watched too
-    if (!this.below.has(dir)) return;
-    const prefix = `${dir}/`;
-    const doomed = [...this.paths().startingWith(prefix)];
-    for (const rel of doomed) this.remove(rel, change);
+    this.index.removeUnder(dir, change);
   }
 
   private remove(rel: string, change: FolderChange): void {
-    this.bytes -= PublishedFolder.known(this.entries.get(rel));
-    if (this.entries.delete(rel)) {
-      this.sorted?.delete(rel);
-      this.countBelow(rel, -1);
-      change.removed.push(rel);
-    }
+    this.index.remove(rel, change);
   }
 
   private replaceEntries(fresh: Map<string, FileEntry>): FolderChange {
-    const change: FolderChange = { added: [], removed: [], changed: [] };
-    for (const [rel, e] of fresh) {
-      if (e.size === NOT_STATTED) {
-        // Not stat'ed yet: counted as changed only when it is new (its stats come later).
-        if (!this.entries.has(rel)) change.added.push(rel);
-        continue;
-      }
-      const old = this.get(rel);
-      if (!old) change.added.push(rel);
-      else if (old.size !== e.size || old.mtimeMs !== e.mtimeMs) change.changed.push(rel);
-    }
-    for (const rel of this.entries.keys()) if (!fresh.has(rel)) change.removed.push(rel);
-    this.entries = fresh;
-    this.sorted = null;
-    this.below.clear();
-    this.bytes = 0;
-    for (const [rel, e] of fresh) {
-      this.countBelow(rel, 1);
-      this.bytes += PublishedFolder.known(e);
-    }
-    return change;
+    return this.index.replace(fresh, (rel) => this.get(rel));
   }
 
   private startRootCheck(): void {
@@ -787,31 +634,4 @@ function leadsElsewhere(root: string, real: string, pinned: string): string {
 
 export function folderName(root: string): string {
   return path.basename(root) || root;
-}
-
-/** Entries a full index left out under one rule: how many (an excluded folder counts once), and the first few. */
-export interface HiddenSummary {
-  rule: HiddenRule;
-  count: number;
-  examples: string[];
-}
-
-/** Examples kept per rule. */
-const HIDDEN_EXAMPLES = 12;
-
-/** Counts what a scan excludes, by rule, and keeps the excluded folders (they are then left unwatched). */
-function hiddenTally() {
-  const byRule = new Map<HiddenRule, HiddenSummary>();
-  const dirs: string[] = [];
-  return {
-    dirs,
-    note: (rel: string, isDir: boolean, rule: HiddenRule) => {
-      if (isDir) dirs.push(rel);
-      let s = byRule.get(rule);
-      if (!s) byRule.set(rule, (s = { rule, count: 0, examples: [] }));
-      s.count++;
-      if (s.examples.length < HIDDEN_EXAMPLES) s.examples.push(isDir ? `${rel}/` : rel);
-    },
-    summary: () => [...byRule.values()].sort((a, b) => b.count - a.count),
-  };
 }
