@@ -26,7 +26,7 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
       const proc = spawn(process.execPath, [CLI, 'serve', '--ui', '--no-open', '--socket', socketPath, '--config-dir', home, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve --ui did not start:\n${err}`)), 20_000);
+        const timer = setTimeout(() => reject(new Error(`serve --ui did not start:\n${err}`)), 60_000); // a deadline for failure only
         proc.stderr?.on('data', (d: Buffer) => {
           if (err.length < 1_000_000) err += d.toString();
           const m = /window: (http:\/\/\S+)/.exec(err);

@@ -22,7 +22,7 @@ import { connectSdkClient, peakRssMiB, type ShelfProcess, socketDir, startShelf 
 
 const PEAK_BOUND_MIB = 1536;
 /** A Flate bomb is stopped within seconds; a busy machine gets much longer. */
-const BOMB_WAIT_MS = 60_000;
+const BOMB_WAIT_MS = 120_000;
 
 const files = () => ({
   'lying.docx': lyingDocx(),

@@ -1,6 +1,8 @@
 import net from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 
+import { MIN_DEADLINE_MS } from './fixtures.js';
+
 type Message = Record<string, unknown> & { id?: unknown; method?: string; error?: { code: number; message: string; data?: unknown } };
 
 /** A bare newline-JSON client on the socket, for what an SDK client would never send. */
@@ -61,9 +63,14 @@ export class RawClient {
     this.socket.write(typeof message === 'string' ? message : `${JSON.stringify(message)}\n`);
   }
 
-  /** Waits for the first message (from `from` on) that matches. */
+  /**
+   * Waits for the first message (from `from` on) that matches. The deadline
+   * only decides when to call it a failure: at least MIN_DEADLINE_MS, as in
+   * `eventually` (a 10 MB reply on a busy machine took longer than the 5 s
+   * this used to allow, and a retried request never got through).
+   */
   async waitFor(match: (m: Message) => boolean, timeoutMs = 5000, from = 0): Promise<Message> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + Math.max(timeoutMs, MIN_DEADLINE_MS);
     for (;;) {
       const found = this.messages.slice(from).find(match);
       if (found) return found;

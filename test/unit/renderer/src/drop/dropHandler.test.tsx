@@ -2,14 +2,17 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, render, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { App } from '../../../../../renderer/src/App';
 import { classifyDrop, type DroppedItem } from '../../../../../renderer/src/drop/dropHandler';
-import { makeTree } from '../../../../support/fixtures.js';
+import { makeTree, MIN_DEADLINE_MS } from '../../../../support/fixtures.js';
 import { startService, type TestService } from '../../../../support/service.js';
 import { inProcessApi } from '../../inProcessApi.js';
+
+// waitFor's deadline is for a failure (its default is 1 s): a busy machine gets as long as eventually gives.
+configure({ asyncUtilTimeout: MIN_DEADLINE_MS });
 
 const file = (name: string) => new File(['x'], name);
 
@@ -77,7 +80,7 @@ describe('dropping on the window', () => {
       fireEvent.drop(app, { dataTransfer });
     });
     expect(view.queryByTestId('drop-overlay')).toBeNull();
-    await waitFor(() => expect(view.getAllByTestId('folder-card')).toHaveLength(2), { timeout: 5000 });
+    await waitFor(() => expect(view.getAllByTestId('folder-card')).toHaveLength(2));
     expect((await svc.service.listFolders()).map((f) => f.path)).toEqual([a, b]);
     expect(view.getByText(/Only folders can be published; “one.txt” is a file/)).toBeTruthy();
   });
