@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 
 import { ROOT } from './fixtures.mjs';
 
-export const CLI = path.join(ROOT, 'dist/electron/cli.js');
+// BENCH_CLI runs another build (the bench's A/B against a parent commit's dist).
+export const CLI = process.env.BENCH_CLI ?? path.join(ROOT, 'dist/electron/cli.js');
 const FS_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const BIG_LINE = 1024 * 1024;
@@ -87,10 +88,10 @@ async function connectSocket(socketPath, onNotification, modern) {
 }
 
 /** `mcp-shelf serve` on `folder`; `connections` raw socket clients (2025-11-25, or 2026-07-28 with `modern`). */
-export async function startShelf(folder, { args = [], connections = 1, onNotification, env, modern = false } = {}) {
+export async function startShelf(folder, { args = [], node = [], connections = 1, onNotification, env, modern = false, cli = CLI } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-'));
   const socketPath = path.join(dir, 's.sock');
-  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], {
+  const proc = spawn(process.execPath, [...node, cli, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -118,6 +119,35 @@ export async function startShelf(folder, { args = [], connections = 1, onNotific
       await new Promise((r) => proc.once('exit', r));
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * `mcp-shelf serve --ui` with its window open: a separate process (as a
+ * browser tab is) on the web host's WebSocket with the printed token, taking
+ * every event frame and parsing it as the window does (the Traffic tab's
+ * live batches included). `frames()` says how many it got.
+ */
+export async function startShelfWithWindow(folder, options = {}) {
+  const shelf = await startShelf(folder, { ...options, args: [...(options.args ?? []), '--ui'] });
+  const url = new URL(/window: (\S+)/.exec(shelf.stderr())[1]);
+  const token = /token=([A-Za-z0-9_-]+)/.exec(url.hash)[1];
+  const code = `
+    const WebSocket = require(${JSON.stringify(path.join(ROOT, 'node_modules/ws'))});
+    const ws = new WebSocket(${JSON.stringify(`ws://${url.host}/api`)}, ['mcp-shelf.v1', 'token.${token}']);
+    let frames = 0, entries = 0;
+    ws.on('open', () => console.log('open'));
+    ws.on('message', (d) => { const f = JSON.parse(d.toString()); frames++; if (f.event === 'traffic') entries += f.payload.length; });
+    process.stdin.on('data', () => console.log(JSON.stringify({ frames, entries })));`;
+  const window = spawn(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise((resolve) => window.stdout.once('data', resolve));
+  return {
+    ...shelf,
+    seen: async () => {
+      window.stdin.write('\n');
+      return JSON.parse(String(await new Promise((resolve) => window.stdout.once('data', resolve))));
+    },
+    stop: async () => (window.kill(), await shelf.stop()),
   };
 }
 
