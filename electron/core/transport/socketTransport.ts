@@ -121,7 +121,9 @@ export class SocketTransport implements Transport {
     this.socket.on('data', (chunk: Buffer) => {
       // Replies to the lines of one chunk go out in one write, after the
       // promise jobs that produce them (32 in flight: one syscall, not 32).
-      if (!this.corked) {
+      // A chunk of one line has one reply: it goes out at once (the turn to
+      // the uncork cost a sequential client ~20% of its rate).
+      if (!this.corked && chunk.indexOf(10) !== chunk.length - 1) {
         this.corked = true;
         this.socket.cork();
         setImmediate(() => {
