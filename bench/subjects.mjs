@@ -135,10 +135,10 @@ export async function startShelfWithWindow(folder, options = {}) {
   const code = `
     const WebSocket = require(${JSON.stringify(path.join(ROOT, 'node_modules/ws'))});
     const ws = new WebSocket(${JSON.stringify(`ws://${url.host}/api`)}, ['mcp-shelf.v1', 'token.${token}']);
-    let frames = 0, entries = 0;
+    let frames = 0, entries = 0, bytes = 0;
     ws.on('open', () => console.log('open'));
-    ws.on('message', (d) => { const f = JSON.parse(d.toString()); frames++; if (f.event === 'traffic') entries += f.payload.length; });
-    process.stdin.on('data', () => console.log(JSON.stringify({ frames, entries })));`;
+    ws.on('message', (d) => { bytes += d.length; const f = JSON.parse(d.toString()); frames++; if (f.event === 'traffic') entries += f.payload.length; });
+    process.stdin.on('data', () => console.log(JSON.stringify({ frames, entries, bytes })));`;
   const window = spawn(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise((resolve) => window.stdout.once('data', resolve));
   return {

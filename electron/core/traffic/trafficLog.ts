@@ -18,10 +18,17 @@ interface PendingRequest {
 }
 
 /**
- * Messages whose wire JSON is at most this long are kept verbatim: no second
- * walk and stringify on the hot path (a small read's reply is a few KB).
+ * Messages whose wire JSON is at most this long are kept verbatim: no string
+ * in them can be longer than the log keeps, so no walk and second stringify
+ * is needed (requests mostly). Longer ones are cut as truncateForLog says.
  */
-const VERBATIM_CHARS = 4096;
+const VERBATIM_CHARS = MAX_LOGGED_STRING;
+/**
+ * A text given as already cut (`preview`: a streamed reply's, or a cached
+ * reply's cut form, made once per file version) is kept as given up to this
+ * length; past it (a long URI, say) it is cut again from the message.
+ */
+const PREVIEW_CHARS = 16 * 1024;
 /** Requests awaiting their reply, per connection, kept for pairing. */
 const MAX_PENDING = 1024;
 /** Request ids and method names longer than this are kept cut. */
@@ -29,7 +36,7 @@ const MAX_ID_CHARS = 200;
 
 /** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
 function logPayload(m: Message, text: string | undefined, preview: boolean): { payload: string; truncated: boolean } {
-  if (text !== undefined && text.length <= VERBATIM_CHARS) return { payload: text, truncated: preview };
+  if (text !== undefined && text.length <= (preview ? PREVIEW_CHARS : VERBATIM_CHARS)) return { payload: text, truncated: preview };
   const cut = truncateForLog(m);
   return { payload: JSON.stringify(cut.value), truncated: cut.truncated };
 }

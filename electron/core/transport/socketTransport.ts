@@ -18,8 +18,12 @@ export type { StreamedReply, WireObserver } from './orderedOutput.js';
 
 /** A reply made outside the SDK, for the transport to write. */
 export type InterceptedReply =
-  /** `resultJson`, when given, is JSON.stringify(result) made earlier (a cached reply). */
-  | { result: unknown; resultJson?: string }
+  /**
+   * `resultJson`, when given, is JSON.stringify(result) made earlier (a
+   * cached reply); `loggedJson` makes the result's JSON as the traffic log
+   * keeps it, when that differs (a long string cut), else undefined.
+   */
+  | { result: unknown; resultJson?: string; loggedJson?: () => string | undefined }
   | { error: { code: number; message: string; data?: unknown } }
   | { stream: StreamedReply };
 
@@ -279,7 +283,14 @@ export class SocketTransport implements Transport {
       await this.output.writeStreamed(`{"jsonrpc":"2.0","id":${idJson},"result":`, reply.stream, (result) => ({ jsonrpc: '2.0', id, result }));
     } else if ('result' in reply) {
       const message = { jsonrpc: '2.0', id, result: reply.result };
-      this.output.writeLine(message, reply.resultJson === undefined ? undefined : `{"jsonrpc":"2.0","id":${idJson},"result":${reply.resultJson}}`);
+      const { loggedJson } = reply;
+      const logged =
+        loggedJson &&
+        (() => {
+          const result = loggedJson();
+          return result === undefined ? undefined : `{"jsonrpc":"2.0","id":${idJson},"result":${result}}`;
+        });
+      this.output.writeLine(message, reply.resultJson === undefined ? undefined : `{"jsonrpc":"2.0","id":${idJson},"result":${reply.resultJson}}`, logged);
     } else this.output.writeLine({ jsonrpc: '2.0', id, error: reply.error });
     this.trackRequest(id, false);
   }
