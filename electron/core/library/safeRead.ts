@@ -22,6 +22,8 @@ export type { ResourceContents };
 export interface WholeRead {
   whole: ReadOutcome;
   contentsJson?: string;
+  /** The root of the published folder it was read from (so the history need not resolve the URI again). */
+  folder?: string;
 }
 
 export interface ReadOutcome {
