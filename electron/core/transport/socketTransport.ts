@@ -89,11 +89,15 @@ export class SocketTransport implements Transport {
   private readonly queue: Buffer[] = [];
   private queueAt = 0;
   private pumpScheduled = false;
-  private readonly inFlight = new Map<string, number>();
+  /**
+   * Requests open, by id. Keyed by the id itself (a JSON-RPC id is a string
+   * or a number, and 1 and "1" stay apart as Map keys), not its JSON.
+   */
+  private readonly inFlight = new Map<unknown, number>();
   private inFlightCount = 0;
   private corked = false;
-  /** Intercepted requests still being worked on, by id key: true once cancelled. */
-  private readonly intercepted = new Map<string, boolean>();
+  /** Intercepted requests still being worked on, by id: true once cancelled. */
+  private readonly intercepted = new Map<string | number, boolean>();
 
   constructor(
     private readonly socket: Socket,
@@ -182,14 +186,13 @@ export class SocketTransport implements Transport {
   }
 
   private trackRequest(id: unknown, open: boolean): void {
-    const key = JSON.stringify(id);
-    const n = this.inFlight.get(key) ?? 0;
+    const n = this.inFlight.get(id) ?? 0;
     if (open) {
-      this.inFlight.set(key, n + 1);
+      this.inFlight.set(id, n + 1);
       this.inFlightCount++;
     } else if (n > 0) {
-      if (n === 1) this.inFlight.delete(key);
-      else this.inFlight.set(key, n - 1);
+      if (n === 1) this.inFlight.delete(id);
+      else this.inFlight.set(id, n - 1);
       this.inFlightCount--;
       this.pump();
     }
@@ -241,8 +244,7 @@ export class SocketTransport implements Transport {
     const cancelled = msg.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
     // Only an id can be cancelled (anything else, however deep, names no request).
     if (typeof cancelled === 'string' || typeof cancelled === 'number') {
-      const key = JSON.stringify(cancelled);
-      if (this.intercepted.get(key) === false) this.intercepted.set(key, true);
+      if (this.intercepted.get(cancelled) === false) this.intercepted.set(cancelled, true);
       this.trackRequest(cancelled, false);
     }
     this.onmessage?.(msg);
@@ -253,26 +255,25 @@ export class SocketTransport implements Transport {
     const pending = this.options.intercept?.(request);
     if (!pending) return false;
     const { id } = request;
-    const key = JSON.stringify(id);
-    if (this.intercepted.has(key)) {
+    if (this.intercepted.has(id)) {
       this.output.writeLine({ jsonrpc: '2.0', id, error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request: id already in use' } });
       return true;
     }
-    this.intercepted.set(key, false);
+    this.intercepted.set(id, false);
     this.trackRequest(id, true);
-    void this.replyIntercepted(id, key, pending);
+    void this.replyIntercepted(id, pending);
     return true;
   }
 
-  private async replyIntercepted(id: string | number, key: string, pending: Promise<InterceptedReply>): Promise<void> {
+  private async replyIntercepted(id: string | number, pending: Promise<InterceptedReply>): Promise<void> {
     let reply: InterceptedReply;
     try {
       reply = await pending;
     } catch (err) {
       reply = { error: { code: ErrorCodes.internalError, message: (err as Error).message || 'Internal error' } };
     }
-    const cancelled = this.intercepted.get(key) === true;
-    this.intercepted.delete(key);
+    const cancelled = this.intercepted.get(id) === true;
+    this.intercepted.delete(id);
     // A cancelled request gets no reply (its slot was freed when the cancel came).
     if (cancelled || this.closed) {
       if ('stream' in reply) reply.stream.close();
