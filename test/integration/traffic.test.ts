@@ -125,6 +125,28 @@ describe('TrafficLog ring', () => {
   });
 });
 
+describe('pairing replies with requests', () => {
+  it('keeps the ids 1 and "1" apart: each reply has its own request\'s method, target and duration', async () => {
+    const root = await makeTree({ 'one.txt': 'number', 'two.txt': 'string' });
+    const svc = await startService();
+    try {
+      await svc.service.addFolders([root]);
+      const raw = await RawClient.initialized(svc.service.socketPath);
+      // One chunk: both are open at once.
+      raw.send(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: uriOf(root, 'one.txt') } })}\n${JSON.stringify({ jsonrpc: '2.0', id: '1', method: 'resources/read', params: { uri: uriOf(root, 'two.txt') } })}\n`);
+      await raw.waitFor((m) => m.id === 1);
+      await raw.waitFor((m) => m.id === '1');
+      const replies = svc.service.traffic.query({ connectionId: svc.service.traffic.query({ method: 'initialize' }).at(-1)?.connectionId }).filter((e) => e.kind === 'response' && e.id !== null && e.method !== 'initialize');
+      expect(replies.map((e) => [e.id, e.method, e.target?.slice(-7)])).toEqual(expect.arrayContaining([[1, 'resources/read', 'one.txt'], ['1', 'resources/read', 'two.txt']]));
+      expect(replies.every((e) => e.durationMs !== null)).toBe(true);
+      raw.close();
+    } finally {
+      await svc.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('what the traffic log keeps of a small read', () => {
   it('cuts the text past 1,024 characters, with its true length, whether the reply came from the cache or from the disk', async () => {
     const text = 'é'.repeat(100) + 'x'.repeat(3000);
