@@ -1,4 +1,4 @@
-// npm run bench -- profile (or: node bench/profile.mjs [READS])
+// node bench/profile.mjs [READS] [--32] [--window]
 // Where a sequential small read's time goes inside the server: `mcp-shelf
 // serve` runs under `node --cpu-prof` (100 µs samples) while one raw
 // newline-JSON client reads the small files one after another; each sample
@@ -14,12 +14,17 @@ import { pathToFileURL } from 'node:url';
 import { smallFiles } from './fixtures.mjs';
 import { CLI, startShelf, startShelfWithWindow } from './subjects.mjs';
 
-/** Reads `total` files one at a time (the warm-up before it is not profiled apart: it is short). */
-async function drive(shelf, files, total) {
-  for (let i = 0; i < total; i++) {
-    const res = await shelf.read(files[(i * 7919) % files.length]);
-    if (res.error) throw new Error(`read failed: ${JSON.stringify(res.error)}`);
-  }
+/** Reads `total` files, `inFlight` at a time. */
+async function drive(shelf, files, total, inFlight = 1) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) {
+        const res = await shelf.read(files[(next++ * 7919) % files.length]);
+        if (res.error) throw new Error(`read failed: ${JSON.stringify(res.error)}`);
+      }
+    }),
+  );
 }
 
 /** Self samples of a .cpuprofile, each charged to a bucket named by `bucketOf(stack)`. */
@@ -55,15 +60,15 @@ function charge(profile, bucketOf, from = -Infinity, to = Infinity) {
   return { totals, leaves };
 }
 
-export async function profileReads(reads = 40_000, { window = false } = {}) {
+export async function profileReads(reads = 40_000, { window = false, inFlight = 1 } = {}) {
   const { dir, files } = await smallFiles();
   const profDir = await mkdtemp(path.join(os.tmpdir(), 'prof-'));
   const shelf = await (window ? startShelfWithWindow : startShelf)(dir, { node: ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profDir] });
-  await drive(shelf, files, 4000); // warm-up: the JIT and the reply cache
+  await drive(shelf, files, 4000, inFlight); // warm-up: the JIT and the reply cache
   // V8's profile clock is the monotonic clock hrtime reads (µs): only the measured stretch counts.
   const from = Number(process.hrtime.bigint() / 1000n);
   const t = performance.now();
-  await drive(shelf, files, reads);
+  await drive(shelf, files, reads, inFlight);
   const wallMs = performance.now() - t;
   const to = Number(process.hrtime.bigint() / 1000n);
   await shelf.stop();
@@ -101,7 +106,7 @@ export async function profileReads(reads = 40_000, { window = false } = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 40_000);
-  const { reads, wallMs, totals, leaves } = await profileReads(n, { window: process.argv.includes('--window') });
+  const { reads, wallMs, totals, leaves } = await profileReads(n, { window: process.argv.includes('--window'), inFlight: process.argv.includes('--32') ? 32 : 1 });
   const rows = [...totals].sort((a, b) => b[1] - a[1]);
   const busy = rows.filter(([k]) => k !== '(idle)').reduce((s, [, us]) => s + us, 0);
   console.log(`${reads} reads in ${wallMs.toFixed(0)} ms (${((1000 * wallMs) / reads).toFixed(1)} µs each as the client saw it); server busy ${(busy / 1000).toFixed(0)} ms = ${(busy / reads).toFixed(1)} µs a read\n`);
