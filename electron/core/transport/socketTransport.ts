@@ -6,6 +6,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type Transport,
 } from '@modelcontextprotocol/server';
 
@@ -68,6 +69,22 @@ function requestIdOf(value: unknown): string | number | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const id = (value as { id?: unknown }).id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/**
+ * What the SDK's isJSONRPCRequest accepts, told without its Zod parse (which
+ * copies the message) for the usual request: only the keys jsonrpc "2.0", a
+ * string or safe-integer id, a string method, and params, when present, an
+ * object without `_meta`. Any other shape is left to the SDK's check, so the
+ * verdict is always the SDK's.
+ */
+export function plainRequest(value: unknown): value is JSONRPCRequest {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const m = value as Record<string, unknown>;
+  for (const key in m) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !(typeof m.id === 'string' || Number.isSafeInteger(m.id))) return false;
+  const { params } = m;
+  return params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params));
 }
 
 /**
@@ -216,7 +233,7 @@ export class SocketTransport implements Transport {
       return;
     }
     const parsed = value;
-    const request = isJSONRPCRequest(parsed);
+    const request = plainRequest(parsed) || isJSONRPCRequest(parsed);
     if (!request && !isJSONRPCNotification(parsed) && !isJSONRPCResultResponse(value) && !isJSONRPCErrorResponse(value)) {
       // A malformed notification (no id) and a stray response get no answer from the spec's point of view,
       // but an unparseable message still deserves one so the client can tell.
