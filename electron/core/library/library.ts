@@ -288,7 +288,8 @@ export class Library {
   async openRead(uri: string): Promise<(WholeRead | { stream: FileStream }) & { folder?: string }> {
     const fileUri = fileUriOfText(uri);
     if (fileUri !== null) return { whole: await this.readText(uri, fileUri) };
-    const found = await this.locate(uri);
+    // Found in the index: no trip through locate's promise (which looks on disk only while indexing).
+    const found = this.resolve(uri) ?? (this.indexing ? await this.locate(uri) : null);
     if (!found) throw ShelfError.notFound(uri);
     const opened: (WholeRead | { stream: FileStream }) & { folder?: string } = await openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
     opened.folder = found.folder.root; // a fresh object each read (the cached reply is inside it)
