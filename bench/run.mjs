@@ -15,6 +15,8 @@ import { changingFiles, fullHistory, largeFiles, manyFiles, ROOT, smallFiles } f
 import { CLI, inProcess, inProcessLarge, memoryMiB, startEcho, startEverything, startFsServer, startShelf, startShelfViaBridge, startShelfWithWindow } from './subjects.mjs';
 
 const REPS = 5;
+/** Rounds of the small-read scenarios (each subject reads once a round). */
+const ROUNDS = 15;
 const N = 4000;
 const MiB = 1024 * 1024;
 
@@ -61,16 +63,23 @@ async function smallReads(inFlight) {
     'server-everything (stdio, resources/read)': () => startEverything(),
     'limit: newline-JSON echo on a Unix socket': () => startEcho(),
     'reference: the same echo, replying with 2.5 KB of text': () => startEcho({ payload: true }),
+    [ECHO_OPEN]: () => startEcho({ payload: true, safeOpen: true }),
     ...(inFlight === 1 ? { 'limit: in-process readFile + stringify': async () => inProcess() } : {}),
   };
+  // All subjects run at once and take turns in short bursts, the order reversed every other
+  // round: on a machine others share, a burst's neighbours see the same load, so the ratios
+  // of one round hold even when the load swings (a subject run apart for seconds does not).
+  const started = [];
+  for (const [name, start] of Object.entries(subjects)) started.push([name, await start()]);
   const results = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
-  for (let rep = 0; rep < REPS; rep++) {
-    for (const [name, start] of Object.entries(subjects)) {
-      const s = await start();
-      await drive(s, files, inFlight); // warm-up
-      results[name].push(await drive(s, files, inFlight));
-      await s.stop();
+  const burst = inFlight === 1 ? 1000 : 4000;
+  try {
+    for (const [, s] of started) await drive(s, files, inFlight, 2 * burst); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, s] of round % 2 ? [...started].reverse() : started) results[name].push(await drive(s, files, inFlight, burst));
     }
+  } finally {
+    for (const [, s] of started) await s.stop();
   }
   return results;
 }
@@ -82,12 +91,13 @@ const NO_BOTH = 'mcp-shelf (socket, raw client, history and traffic log off)';
 const WINDOW = 'mcp-shelf (socket, raw client, window open, Traffic live)';
 const ECHO = 'limit: newline-JSON echo on a Unix socket';
 const ECHO_TEXT = 'reference: the same echo, replying with 2.5 KB of text';
+const ECHO_OPEN = 'reference: the 2.5 KB echo, also opening each file as a safe read does (open, readlink, fstat, close)';
 const FS = 'server-filesystem (stdio, read_text_file)';
 
 /**
- * Ratios of subjects in one run, per repetition (subjects of a repetition run
- * back to back, so they share its load), then the median: steadier on a busy
- * machine than the ratio of two medians.
+ * Ratios of subjects per round (a round's bursts run back to back, so they
+ * share its load), then the median: steadier on a busy machine than the
+ * ratio of two medians.
  */
 const ratioOf = (r, a, b) => median(r[a].map((x, i) => x.rps / r[b][i].rps));
 
@@ -96,13 +106,14 @@ function smallRatios(r, mode) {
   const rows = [
     [`mcp-shelf ÷ the echo`, ratioOf(r, SHELF, ECHO)],
     [`mcp-shelf ÷ the echo replying with 2.5 KB`, ratioOf(r, SHELF, ECHO_TEXT)],
+    [`mcp-shelf ÷ that echo opening each file safely`, ratioOf(r, SHELF, ECHO_OPEN)],
     [`mcp-shelf ÷ server-filesystem`, ratioOf(r, SHELF, FS)],
     [`with the access history ÷ without`, ratioOf(r, SHELF, NO_HISTORY)],
     [`with the traffic log ÷ without`, ratioOf(r, SHELF, NO_TRAFFIC)],
     [`with both ÷ without either`, ratioOf(r, SHELF, NO_BOTH)],
     [`window open, Traffic live ÷ not`, ratioOf(r, WINDOW, SHELF)],
   ];
-  console.log(`\n| ${mode}: ratio (median of the repetitions' ratios) | × |\n|---|---:|`);
+  console.log(`\n| ${mode}: ratio (median of the rounds' ratios) | × |\n|---|---:|`);
   for (const [what, x] of rows) console.log(`| ${what} | ${x.toFixed(2)} |`);
   return Object.fromEntries(rows);
 }
@@ -244,7 +255,7 @@ const SHELF = 'mcp-shelf (socket, raw client)';
 const SCENARIOS = {
   'small-seq': async () => {
     const r = await smallReads(1);
-    console.log('\n### Small reads (2,000 files of 1–4 KB), sequential, 4,000 requests\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|');
+    console.log(`\n### Small reads (2,000 files of 1–4 KB), sequential: ${ROUNDS} rounds of 1,000 requests\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|`);
     for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${fmt(runs.map((x) => x.p50), 3)} | ${fmt(runs.map((x) => x.p99), 3)} |`);
     const ratios = smallRatios(r, 'sequential');
     const echo = ratios['mcp-shelf ÷ the echo'];
@@ -259,7 +270,7 @@ const SCENARIOS = {
   },
   'small-32': async () => {
     const r = await smallReads(32);
-    console.log('\n### Small reads, 32 in flight\n\n| subject | req/s |\n|---|---:|');
+    console.log(`\n### Small reads, 32 in flight: ${ROUNDS} rounds of 4,000 requests\n\n| subject | req/s |\n|---|---:|`);
     for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} |`);
     const ratios = smallRatios(r, '32 in flight');
     const fs = ratios['mcp-shelf ÷ server-filesystem'];

@@ -197,13 +197,18 @@ export async function startEverything() {
  * Limit: a bare newline-JSON echo server on a Unix socket, answering every
  * request with an empty result — or, with `payload`, with a read-shaped
  * result carrying 2,560 characters of text (the small files' mean size), so
- * the cost of moving and parsing a reply of that size shows on its own.
+ * the cost of moving and parsing a reply of that size shows on its own; with
+ * `safeOpen` too, it also opens each file named, asks where the descriptor
+ * is (readlink) and fstat's it, as a safe read does: what no caching can take
+ * off a read that must see the file as it is now.
  */
-export async function startEcho({ payload = false } = {}) {
+export async function startEcho({ payload = false, safeOpen = false } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'echo-'));
   const sock = path.join(dir, 'e.sock');
   const result = payload ? `{contents:[{uri:'file:///bench/echo.txt',mimeType:'text/plain',text:'x'.repeat(2560)}]}` : '{}';
-  const code = `const net=require('net');const r=${result};net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:r})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
+  // With `safeOpen`, each request also opens the file it names and makes the calls a safe read makes (mcp-shelf's floor).
+  const open = safeOpen ? `const fd=fs.openSync(url.fileURLToPath(m.params.uri),fs.constants.O_RDONLY|fs.constants.O_NONBLOCK);fs.readlinkSync('/proc/self/fd/'+fd);fs.fstatSync(fd);fs.closeSync(fd);` : '';
+  const code = `const net=require('net');const fs=require('fs');const url=require('url');const r=${result};net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);${open}s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:r})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise((r) => proc.stdout.once('data', r));
   const s = net.connect(sock);
