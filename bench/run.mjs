@@ -5,6 +5,7 @@
 // goes to stdout, JSON to results/bench-latest.json, and each target is
 // checked at the end (met / missed). See BENCHMARKS.md.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -22,14 +23,29 @@ const MiB = 1024 * 1024;
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const fmt = (a, digits = 0) => `${median(a).toFixed(digits)} (${Math.min(...a).toFixed(digits)}–${Math.max(...a).toFixed(digits)})`;
+const cpuCell = (runs) => (runs.every((x) => Number.isFinite(x.cpu)) ? fmt(runs.map((x) => x.cpu), 1) : '—');
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 const checks = [];
 const check = (what, ok, detail) => checks.push({ what, ok, detail });
 
-/** Requests a second and per-request latencies, `inFlight` at a time. */
+/**
+ * CPU time the process's main thread has used, in µs (Linux: /proc/PID/schedstat),
+ * or NaN. What a subject's thread spends a request is steady where its rate is
+ * not: other work on the machine takes turns on the cores, not instructions.
+ */
+function cpuUs(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Requests a second, per-request latencies and the server's CPU µs a request, `inFlight` at a time. */
 async function drive(subject, files, inFlight, total = N) {
   const lat = [];
   let next = 0;
+  const cpu0 = cpuUs(subject.pid);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -43,8 +59,17 @@ async function drive(subject, files, inFlight, total = N) {
     }),
   );
   const secs = (performance.now() - t0) / 1000;
+  const cpu = (cpuUs(subject.pid) - cpu0) / total;
   lat.sort((a, b) => a - b);
-  return { rps: total / secs, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99) };
+  return { rps: total / secs, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), cpu };
+}
+
+/** Subjects running now: stopped if the bench is interrupted (a dozen servers run at once). */
+const live = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    void Promise.allSettled([...live].map((s) => s.stop())).then(() => process.exit(130));
+  });
 }
 
 async function smallReads(inFlight) {
@@ -70,7 +95,11 @@ async function smallReads(inFlight) {
   // round: on a machine others share, a burst's neighbours see the same load, so the ratios
   // of one round hold even when the load swings (a subject run apart for seconds does not).
   const started = [];
-  for (const [name, start] of Object.entries(subjects)) started.push([name, await start()]);
+  for (const [name, start] of Object.entries(subjects)) {
+    const subject = await start();
+    started.push([name, subject]);
+    live.add(subject);
+  }
   const results = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
   const burst = inFlight === 1 ? 1000 : 4000;
   try {
@@ -79,7 +108,10 @@ async function smallReads(inFlight) {
       for (const [name, s] of round % 2 ? [...started].reverse() : started) results[name].push(await drive(s, files, inFlight, burst));
     }
   } finally {
-    for (const [, s] of started) await s.stop();
+    for (const [, s] of started) {
+      live.delete(s);
+      await s.stop();
+    }
   }
   return results;
 }
@@ -115,7 +147,24 @@ function smallRatios(r, mode) {
   ];
   console.log(`\n| ${mode}: ratio (median of the rounds' ratios) | × |\n|---|---:|`);
   for (const [what, x] of rows) console.log(`| ${what} | ${x.toFixed(2)} |`);
-  return Object.fromEntries(rows);
+  // The same comparisons in the servers' CPU a request (main thread), which the machine's load moves far less.
+  const cpu = (name) => median(r[name].map((x) => x.cpu));
+  const costs = [
+    ['mcp-shelf', cpu(SHELF)],
+    ['the echo', cpu(ECHO)],
+    ['the echo replying with 2.5 KB', cpu(ECHO_TEXT)],
+    ['that echo opening each file safely', cpu(ECHO_OPEN)],
+    ['server-filesystem', cpu(FS)],
+    ['the access history (mcp-shelf − history off)', cpu(SHELF) - cpu(NO_HISTORY)],
+    ['the traffic log (mcp-shelf − traffic log off)', cpu(SHELF) - cpu(NO_TRAFFIC)],
+    ['both (mcp-shelf − both off)', cpu(SHELF) - cpu(NO_BOTH)],
+    ['the window open, Traffic live (window − mcp-shelf)', cpu(WINDOW) - cpu(SHELF)],
+  ];
+  if (costs.every(([, x]) => Number.isFinite(x))) {
+    console.log(`\n| ${mode}: the server's main thread, CPU µs a request (median of the rounds) | µs |\n|---|---:|`);
+    for (const [what, x] of costs) console.log(`| ${what} | ${x.toFixed(1)} |`);
+  }
+  return { ...Object.fromEntries(rows), cpu: Object.fromEntries(costs) };
 }
 
 async function large() {
@@ -255,8 +304,8 @@ const SHELF = 'mcp-shelf (socket, raw client)';
 const SCENARIOS = {
   'small-seq': async () => {
     const r = await smallReads(1);
-    console.log(`\n### Small reads (2,000 files of 1–4 KB), sequential: ${ROUNDS} rounds of 1,000 requests\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|`);
-    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${fmt(runs.map((x) => x.p50), 3)} | ${fmt(runs.map((x) => x.p99), 3)} |`);
+    console.log(`\n### Small reads (2,000 files of 1–4 KB), sequential: ${ROUNDS} rounds of 1,000 requests\n\n| subject | req/s | p50 ms | p99 ms | server CPU µs a request |\n|---|---:|---:|---:|---:|`);
+    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${fmt(runs.map((x) => x.p50), 3)} | ${fmt(runs.map((x) => x.p99), 3)} | ${cpuCell(runs)} |`);
     const ratios = smallRatios(r, 'sequential');
     const echo = ratios['mcp-shelf ÷ the echo'];
     const fs = ratios['mcp-shelf ÷ server-filesystem'];
@@ -270,8 +319,8 @@ const SCENARIOS = {
   },
   'small-32': async () => {
     const r = await smallReads(32);
-    console.log(`\n### Small reads, 32 in flight: ${ROUNDS} rounds of 4,000 requests\n\n| subject | req/s |\n|---|---:|`);
-    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} |`);
+    console.log(`\n### Small reads, 32 in flight: ${ROUNDS} rounds of 4,000 requests\n\n| subject | req/s | server CPU µs a request |\n|---|---:|---:|`);
+    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${cpuCell(runs)} |`);
     const ratios = smallRatios(r, '32 in flight');
     const fs = ratios['mcp-shelf ÷ server-filesystem'];
     const win = ratios['window open, Traffic live ÷ not'];
@@ -416,12 +465,13 @@ const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.key
 for (const w of wanted) if (!SCENARIOS[w]) throw new Error(`unknown scenario ${w}; known: ${Object.keys(SCENARIOS).join(', ')}`);
 const started = performance.now();
 const out = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), results: {} };
-console.log(`mcp-shelf bench: ${out.date}, Node ${out.node}, ${out.cpus} × ${out.cpu}, ${out.memGiB} GiB`);
+// The load average says how far to trust rates: at several times the core count, only ratios within a round (and CPU a request) hold.
+console.log(`mcp-shelf bench: ${out.date}, Node ${out.node}, ${out.cpus} × ${out.cpu}, ${out.memGiB} GiB, load average ${os.loadavg()[0].toFixed(1)}`);
 for (const w of wanted) out.results[w] = await SCENARIOS[w]();
 out.checks = checks;
 out.minutes = (performance.now() - started) / 60000;
 console.log('\n### Targets\n\n| target | measured | |\n|---|---:|---|');
 for (const c of checks) console.log(`| ${c.what} | ${c.detail} | ${c.ok ? 'met' : '**missed**'} |`);
-console.log(`\n(${out.minutes.toFixed(1)} minutes)`);
+console.log(`\n(${out.minutes.toFixed(1)} minutes; load average now ${os.loadavg()[0].toFixed(1)})`);
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
 await writeFile(path.join(ROOT, 'results/bench-latest.json'), JSON.stringify(out, null, 2));

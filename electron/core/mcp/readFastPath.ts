@@ -44,6 +44,8 @@ function streamed(file: FileStream, era: Era, head: string, closing: string, log
  * A reply's contents as the traffic log keeps them, when a long string (the
  * text or base64) is cut; null when nothing is. The reply cache hands out the
  * same outcome while a file is unchanged, so this is made once per version.
+ * Held weakly: it goes with the outcome, so what it holds is bounded by the
+ * reply cache's budget (a cut form is never longer than the reply it cuts).
  */
 const loggedContents = new WeakMap<ReadOutcome, string | null>();
 
