@@ -5,6 +5,7 @@
 // goes to stdout, JSON to results/bench-latest.json, and each target is
 // checked at the end (met / missed). See BENCHMARKS.md.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,22 +13,39 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { changingFiles, fullHistory, largeFiles, manyFiles, ROOT, smallFiles } from './fixtures.mjs';
-import { CLI, inProcess, inProcessLarge, memoryMiB, startEcho, startEverything, startFsServer, startShelf, startShelfViaBridge } from './subjects.mjs';
+import { CLI, inProcess, inProcessLarge, memoryMiB, startEcho, startEverything, startFsServer, startShelf, startShelfViaBridge, startShelfWithWindow } from './subjects.mjs';
 
 const REPS = 5;
+/** Rounds of the small-read scenarios (each subject reads once a round). */
+const ROUNDS = 15;
 const N = 4000;
 const MiB = 1024 * 1024;
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const fmt = (a, digits = 0) => `${median(a).toFixed(digits)} (${Math.min(...a).toFixed(digits)}–${Math.max(...a).toFixed(digits)})`;
+const cpuCell = (runs) => (runs.every((x) => Number.isFinite(x.cpu)) ? fmt(runs.map((x) => x.cpu), 1) : '—');
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 const checks = [];
 const check = (what, ok, detail) => checks.push({ what, ok, detail });
 
-/** Requests a second and per-request latencies, `inFlight` at a time. */
+/**
+ * CPU time the process's main thread has used, in µs (Linux: /proc/PID/schedstat),
+ * or NaN. What a subject's thread spends a request is steady where its rate is
+ * not: other work on the machine takes turns on the cores, not instructions.
+ */
+function cpuUs(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Requests a second, per-request latencies and the server's CPU µs a request, `inFlight` at a time. */
 async function drive(subject, files, inFlight, total = N) {
   const lat = [];
   let next = 0;
+  const cpu0 = cpuUs(subject.pid);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -41,8 +59,17 @@ async function drive(subject, files, inFlight, total = N) {
     }),
   );
   const secs = (performance.now() - t0) / 1000;
+  const cpu = (cpuUs(subject.pid) - cpu0) / total;
   lat.sort((a, b) => a - b);
-  return { rps: total / secs, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99) };
+  return { rps: total / secs, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), cpu };
+}
+
+/** Subjects running now: stopped if the bench is interrupted (a dozen servers run at once). */
+const live = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    void Promise.allSettled([...live].map((s) => s.stop())).then(() => process.exit(130));
+  });
 }
 
 async function smallReads(inFlight) {
@@ -50,6 +77,10 @@ async function smallReads(inFlight) {
   const subjects = {
     'mcp-shelf (socket, raw client)': () => startShelf(dir),
     'mcp-shelf (socket, raw client, reply cache off)': () => startShelf(dir, { env: { MCP_SHELF_NO_READ_CACHE: '1' } }),
+    [NO_HISTORY]: () => startShelf(dir, { env: { MCP_SHELF_NO_HISTORY: '1' } }),
+    [NO_TRAFFIC]: () => startShelf(dir, { env: { MCP_SHELF_NO_TRAFFIC_LOG: '1' } }),
+    [NO_BOTH]: () => startShelf(dir, { env: { MCP_SHELF_NO_HISTORY: '1', MCP_SHELF_NO_TRAFFIC_LOG: '1' } }),
+    [WINDOW]: () => startShelfWithWindow(dir),
     'mcp-shelf (socket, raw client, 2026-07-28)': () => startShelf(dir, { modern: true }),
     'mcp-shelf (SDK client via mcp-shelf connect)': () => startShelfViaBridge(dir),
     'mcp-shelf (SDK v2 client pinned to 2026-07-28, via connect)': () => startShelfViaBridge(dir, { v2: true }),
@@ -57,21 +88,84 @@ async function smallReads(inFlight) {
     'server-everything (stdio, resources/read)': () => startEverything(),
     'limit: newline-JSON echo on a Unix socket': () => startEcho(),
     'reference: the same echo, replying with 2.5 KB of text': () => startEcho({ payload: true }),
+    [ECHO_OPEN]: () => startEcho({ payload: true, safeOpen: true }),
     ...(inFlight === 1 ? { 'limit: in-process readFile + stringify': async () => inProcess() } : {}),
   };
+  // All subjects run at once and take turns in short bursts, the order reversed every other
+  // round: on a machine others share, a burst's neighbours see the same load, so the ratios
+  // of one round hold even when the load swings (a subject run apart for seconds does not).
+  const started = [];
+  for (const [name, start] of Object.entries(subjects)) {
+    const subject = await start();
+    started.push([name, subject]);
+    live.add(subject);
+  }
   const results = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
-  for (let rep = 0; rep < REPS; rep++) {
-    for (const [name, start] of Object.entries(subjects)) {
-      const s = await start();
-      await drive(s, files, inFlight); // warm-up
-      results[name].push(await drive(s, files, inFlight));
+  const burst = inFlight === 1 ? 1000 : 4000;
+  try {
+    for (const [, s] of started) await drive(s, files, inFlight, 2 * burst); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, s] of round % 2 ? [...started].reverse() : started) results[name].push(await drive(s, files, inFlight, burst));
+    }
+  } finally {
+    for (const [, s] of started) {
+      live.delete(s);
       await s.stop();
     }
   }
   return results;
 }
 
-const rpsOf = (r, name) => median(r[name].map((x) => x.rps));
+
+const NO_HISTORY = 'mcp-shelf (socket, raw client, access history off)';
+const NO_TRAFFIC = 'mcp-shelf (socket, raw client, traffic log off)';
+const NO_BOTH = 'mcp-shelf (socket, raw client, history and traffic log off)';
+const WINDOW = 'mcp-shelf (socket, raw client, window open, Traffic live)';
+const ECHO = 'limit: newline-JSON echo on a Unix socket';
+const ECHO_TEXT = 'reference: the same echo, replying with 2.5 KB of text';
+const ECHO_OPEN = 'reference: the 2.5 KB echo, also opening each file as a safe read does (open, readlink, fstat, close)';
+const FS = 'server-filesystem (stdio, read_text_file)';
+
+/**
+ * Ratios of subjects per round (a round's bursts run back to back, so they
+ * share its load), then the median: steadier on a busy machine than the
+ * ratio of two medians.
+ */
+const ratioOf = (r, a, b) => median(r[a].map((x, i) => x.rps / r[b][i].rps));
+
+/** The comparisons every small-read table ends with (the targets of issue 30, and what history, traffic log and window cost). */
+function smallRatios(r, mode) {
+  const rows = [
+    [`mcp-shelf ÷ the echo`, ratioOf(r, SHELF, ECHO)],
+    [`mcp-shelf ÷ the echo replying with 2.5 KB`, ratioOf(r, SHELF, ECHO_TEXT)],
+    [`mcp-shelf ÷ that echo opening each file safely`, ratioOf(r, SHELF, ECHO_OPEN)],
+    [`mcp-shelf ÷ server-filesystem`, ratioOf(r, SHELF, FS)],
+    [`with the access history ÷ without`, ratioOf(r, SHELF, NO_HISTORY)],
+    [`with the traffic log ÷ without`, ratioOf(r, SHELF, NO_TRAFFIC)],
+    [`with both ÷ without either`, ratioOf(r, SHELF, NO_BOTH)],
+    [`window open, Traffic live ÷ not`, ratioOf(r, WINDOW, SHELF)],
+  ];
+  console.log(`\n| ${mode}: ratio (median of the rounds' ratios) | × |\n|---|---:|`);
+  for (const [what, x] of rows) console.log(`| ${what} | ${x.toFixed(2)} |`);
+  // The same comparisons in the servers' CPU a request (main thread), which the machine's load moves far less.
+  const cpu = (name) => median(r[name].map((x) => x.cpu));
+  const costs = [
+    ['mcp-shelf', cpu(SHELF)],
+    ['the echo', cpu(ECHO)],
+    ['the echo replying with 2.5 KB', cpu(ECHO_TEXT)],
+    ['that echo opening each file safely', cpu(ECHO_OPEN)],
+    ['server-filesystem', cpu(FS)],
+    ['the access history (mcp-shelf − history off)', cpu(SHELF) - cpu(NO_HISTORY)],
+    ['the traffic log (mcp-shelf − traffic log off)', cpu(SHELF) - cpu(NO_TRAFFIC)],
+    ['both (mcp-shelf − both off)', cpu(SHELF) - cpu(NO_BOTH)],
+    ['the window open, Traffic live (window − mcp-shelf)', cpu(WINDOW) - cpu(SHELF)],
+  ];
+  if (costs.every(([, x]) => Number.isFinite(x))) {
+    console.log(`\n| ${mode}: the server's main thread, CPU µs a request (median of the rounds) | µs |\n|---|---:|`);
+    for (const [what, x] of costs) console.log(`| ${what} | ${x.toFixed(1)} |`);
+  }
+  return { ...Object.fromEntries(rows), cpu: Object.fromEntries(costs) };
+}
 
 async function large() {
   const { dir, bin, text } = await largeFiles();
@@ -210,27 +304,31 @@ const SHELF = 'mcp-shelf (socket, raw client)';
 const SCENARIOS = {
   'small-seq': async () => {
     const r = await smallReads(1);
-    console.log('\n### Small reads (2,000 files of 1–4 KB), sequential, 4,000 requests\n\n| subject | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|');
-    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${fmt(runs.map((x) => x.p50), 3)} | ${fmt(runs.map((x) => x.p99), 3)} |`);
-    const shelf = rpsOf(r, SHELF);
-    const echo = rpsOf(r, 'limit: newline-JSON echo on a Unix socket');
-    const fs = rpsOf(r, 'server-filesystem (stdio, read_text_file)');
-    check('sequential ≥ 0.6 × echo', shelf >= 0.6 * echo, `${(shelf / echo).toFixed(2)} ×`);
-    check('sequential ≥ 3 × server-filesystem', shelf >= 3 * fs, `${(shelf / fs).toFixed(2)} ×`);
+    console.log(`\n### Small reads (2,000 files of 1–4 KB), sequential: ${ROUNDS} rounds of 1,000 requests\n\n| subject | req/s | p50 ms | p99 ms | server CPU µs a request |\n|---|---:|---:|---:|---:|`);
+    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${fmt(runs.map((x) => x.p50), 3)} | ${fmt(runs.map((x) => x.p99), 3)} | ${cpuCell(runs)} |`);
+    const ratios = smallRatios(r, 'sequential');
+    const echo = ratios['mcp-shelf ÷ the echo'];
+    const fs = ratios['mcp-shelf ÷ server-filesystem'];
+    const win = ratios['window open, Traffic live ÷ not'];
+    check('sequential ≥ 0.7 × echo', echo >= 0.7, `${echo.toFixed(2)} × (${ratios['mcp-shelf ÷ the echo replying with 2.5 KB'].toFixed(2)} × the 2.5 KB echo)`);
+    check('sequential ≥ 3 × server-filesystem', fs >= 3, `${fs.toFixed(2)} ×`);
+    check('sequential, window open with Traffic live ≥ 0.9 × without', win >= 0.9, `${win.toFixed(2)} ×`);
     const p99 = median(r[SHELF].map((x) => x.p99));
     check('sequential p99 ≤ 2 ms', p99 <= 2, `${p99.toFixed(3)} ms`);
-    return r;
+    return { runs: r, ratios };
   },
   'small-32': async () => {
     const r = await smallReads(32);
-    console.log('\n### Small reads, 32 in flight\n\n| subject | req/s |\n|---|---:|');
-    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} |`);
-    const shelf = rpsOf(r, SHELF);
-    const fs = rpsOf(r, 'server-filesystem (stdio, read_text_file)');
-    const ev = rpsOf(r, 'server-everything (stdio, resources/read)');
-    check('32 in flight ≥ 3 × server-filesystem', shelf >= 3 * fs, `${(shelf / fs).toFixed(2)} ×`);
-    check('32 in flight ahead of server-everything', shelf > ev, `${(shelf / ev).toFixed(2)} ×`);
-    return r;
+    console.log(`\n### Small reads, 32 in flight: ${ROUNDS} rounds of 4,000 requests\n\n| subject | req/s | server CPU µs a request |\n|---|---:|---:|`);
+    for (const [name, runs] of Object.entries(r)) console.log(`| ${name} | ${fmt(runs.map((x) => x.rps))} | ${cpuCell(runs)} |`);
+    const ratios = smallRatios(r, '32 in flight');
+    const fs = ratios['mcp-shelf ÷ server-filesystem'];
+    const win = ratios['window open, Traffic live ÷ not'];
+    const ev = ratioOf(r, SHELF, 'server-everything (stdio, resources/read)');
+    check('32 in flight ≥ 3 × server-filesystem', fs >= 3, `${fs.toFixed(2)} × (${ratios['mcp-shelf ÷ the echo'].toFixed(2)} × the echo)`);
+    check('32 in flight, window open with Traffic live ≥ 0.9 × without', win >= 0.9, `${win.toFixed(2)} ×`);
+    check('32 in flight ahead of server-everything', ev > 1, `${ev.toFixed(2)} ×`);
+    return { runs: r, ratios };
   },
   large: async () => {
     const r = await large();
@@ -367,12 +465,13 @@ const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.key
 for (const w of wanted) if (!SCENARIOS[w]) throw new Error(`unknown scenario ${w}; known: ${Object.keys(SCENARIOS).join(', ')}`);
 const started = performance.now();
 const out = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), results: {} };
-console.log(`mcp-shelf bench: ${out.date}, Node ${out.node}, ${out.cpus} × ${out.cpu}, ${out.memGiB} GiB`);
+// The load average says how far to trust rates: at several times the core count, only ratios within a round (and CPU a request) hold.
+console.log(`mcp-shelf bench: ${out.date}, Node ${out.node}, ${out.cpus} × ${out.cpu}, ${out.memGiB} GiB, load average ${os.loadavg()[0].toFixed(1)}`);
 for (const w of wanted) out.results[w] = await SCENARIOS[w]();
 out.checks = checks;
 out.minutes = (performance.now() - started) / 60000;
 console.log('\n### Targets\n\n| target | measured | |\n|---|---:|---|');
 for (const c of checks) console.log(`| ${c.what} | ${c.detail} | ${c.ok ? 'met' : '**missed**'} |`);
-console.log(`\n(${out.minutes.toFixed(1)} minutes)`);
+console.log(`\n(${out.minutes.toFixed(1)} minutes; load average now ${os.loadavg()[0].toFixed(1)})`);
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
 await writeFile(path.join(ROOT, 'results/bench-latest.json'), JSON.stringify(out, null, 2));

@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 
 import { ROOT } from './fixtures.mjs';
 
-export const CLI = path.join(ROOT, 'dist/electron/cli.js');
+// BENCH_CLI runs another build (the bench's A/B against a parent commit's dist).
+export const CLI = process.env.BENCH_CLI ?? path.join(ROOT, 'dist/electron/cli.js');
 const FS_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const BIG_LINE = 1024 * 1024;
@@ -87,10 +88,10 @@ async function connectSocket(socketPath, onNotification, modern) {
 }
 
 /** `mcp-shelf serve` on `folder`; `connections` raw socket clients (2025-11-25, or 2026-07-28 with `modern`). */
-export async function startShelf(folder, { args = [], connections = 1, onNotification, env, modern = false } = {}) {
+export async function startShelf(folder, { args = [], node = [], connections = 1, onNotification, env, modern = false, cli = CLI } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-'));
   const socketPath = path.join(dir, 's.sock');
-  const proc = spawn(process.execPath, [CLI, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], {
+  const proc = spawn(process.execPath, [...node, cli, 'serve', '--socket', socketPath, '--config-dir', dir, ...args, folder], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -118,6 +119,35 @@ export async function startShelf(folder, { args = [], connections = 1, onNotific
       await new Promise((r) => proc.once('exit', r));
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * `mcp-shelf serve --ui` with its window open: a separate process (as a
+ * browser tab is) on the web host's WebSocket with the printed token, taking
+ * every event frame and parsing it as the window does (the Traffic tab's
+ * live batches included). `frames()` says how many it got.
+ */
+export async function startShelfWithWindow(folder, options = {}) {
+  const shelf = await startShelf(folder, { ...options, args: [...(options.args ?? []), '--ui'] });
+  const url = new URL(/window: (\S+)/.exec(shelf.stderr())[1]);
+  const token = /token=([A-Za-z0-9_-]+)/.exec(url.hash)[1];
+  const code = `
+    const WebSocket = require(${JSON.stringify(path.join(ROOT, 'node_modules/ws'))});
+    const ws = new WebSocket(${JSON.stringify(`ws://${url.host}/api`)}, ['mcp-shelf.v1', 'token.${token}']);
+    let frames = 0, entries = 0, bytes = 0;
+    ws.on('open', () => console.log('open'));
+    ws.on('message', (d) => { bytes += d.length; const f = JSON.parse(d.toString()); frames++; if (f.event === 'traffic') entries += f.payload.length; });
+    process.stdin.on('data', () => console.log(JSON.stringify({ frames, entries, bytes })));`;
+  const window = spawn(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise((resolve) => window.stdout.once('data', resolve));
+  return {
+    ...shelf,
+    seen: async () => {
+      window.stdin.write('\n');
+      return JSON.parse(String(await new Promise((resolve) => window.stdout.once('data', resolve))));
+    },
+    stop: async () => (window.kill(), await shelf.stop()),
   };
 }
 
@@ -167,13 +197,18 @@ export async function startEverything() {
  * Limit: a bare newline-JSON echo server on a Unix socket, answering every
  * request with an empty result — or, with `payload`, with a read-shaped
  * result carrying 2,560 characters of text (the small files' mean size), so
- * the cost of moving and parsing a reply of that size shows on its own.
+ * the cost of moving and parsing a reply of that size shows on its own; with
+ * `safeOpen` too, it also opens each file named, asks where the descriptor
+ * is (readlink) and fstat's it, as a safe read does: what no caching can take
+ * off a read that must see the file as it is now.
  */
-export async function startEcho({ payload = false } = {}) {
+export async function startEcho({ payload = false, safeOpen = false } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'echo-'));
   const sock = path.join(dir, 'e.sock');
   const result = payload ? `{contents:[{uri:'file:///bench/echo.txt',mimeType:'text/plain',text:'x'.repeat(2560)}]}` : '{}';
-  const code = `const net=require('net');const r=${result};net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:r})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
+  // With `safeOpen`, each request also opens the file it names and makes the calls a safe read makes (mcp-shelf's floor).
+  const open = safeOpen ? `const fd=fs.openSync(url.fileURLToPath(m.params.uri),fs.constants.O_RDONLY|fs.constants.O_NONBLOCK);fs.readlinkSync('/proc/self/fd/'+fd);fs.fstatSync(fd);fs.closeSync(fd);` : '';
+  const code = `const net=require('net');const fs=require('fs');const url=require('url');const r=${result};net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);${open}s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:r})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise((r) => proc.stdout.once('data', r));
   const s = net.connect(sock);

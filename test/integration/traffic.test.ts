@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { rm, utimes } from 'node:fs/promises';
+import path from 'node:path';
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,5 +122,62 @@ describe('TrafficLog ring', () => {
     log.clear();
     expect(log.query()).toEqual([]);
     expect(log.exportJsonLines()).toBe('');
+  });
+});
+
+describe('pairing replies with requests', () => {
+  it('keeps the ids 1 and "1" apart: each reply has its own request\'s method, target and duration', async () => {
+    const root = await makeTree({ 'one.txt': 'number', 'two.txt': 'string' });
+    const svc = await startService();
+    try {
+      await svc.service.addFolders([root]);
+      const raw = await RawClient.initialized(svc.service.socketPath);
+      // One chunk: both are open at once.
+      raw.send(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: uriOf(root, 'one.txt') } })}\n${JSON.stringify({ jsonrpc: '2.0', id: '1', method: 'resources/read', params: { uri: uriOf(root, 'two.txt') } })}\n`);
+      await raw.waitFor((m) => m.id === 1);
+      await raw.waitFor((m) => m.id === '1');
+      const replies = svc.service.traffic.query({ connectionId: svc.service.traffic.query({ method: 'initialize' }).at(-1)?.connectionId }).filter((e) => e.kind === 'response' && e.id !== null && e.method !== 'initialize');
+      expect(replies.map((e) => [e.id, e.method, e.target?.slice(-7)])).toEqual(expect.arrayContaining([[1, 'resources/read', 'one.txt'], ['1', 'resources/read', 'two.txt']]));
+      expect(replies.every((e) => e.durationMs !== null)).toBe(true);
+      raw.close();
+    } finally {
+      await svc.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('what the traffic log keeps of a small read', () => {
+  it('cuts the text past 1,024 characters, with its true length, whether the reply came from the cache or from the disk', async () => {
+    const text = 'é'.repeat(100) + 'x'.repeat(3000);
+    const root = await makeTree({ 'settled.txt': text, 'fresh.txt': text, 'short.txt': 'short' });
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    await utimes(path.join(root, 'settled.txt'), anHourAgo, anHourAgo);
+    const svc = await startService();
+    try {
+      await svc.service.addFolders([root]);
+      await new Promise((r) => setTimeout(r, 2100)); // settled.txt's change time is past the reply cache's 2 s
+      const raw = await RawClient.initialized(svc.service.socketPath);
+      const kept = async (name: string) => {
+        const reply = await raw.request('resources/read', { uri: uriOf(root, name) });
+        expect((reply.result as { contents: Array<{ text: string }> }).contents[0]?.text).toBe(name === 'short.txt' ? 'short' : text);
+        return svc.service.traffic.query({ method: 'resources/read' }).filter((e) => e.kind === 'response').at(-1) as TrafficEntry;
+      };
+      // Read twice: the second comes from the reply cache (its cut form made once).
+      for (const entry of [await kept('settled.txt'), await kept('settled.txt'), await kept('fresh.txt')]) {
+        expect(entry.truncated).toBe(true);
+        const contents = JSON.parse(entry.payload).result.contents[0];
+        expect(contents.text).toBe(`${text.slice(0, 1024)}… [${text.length} chars]`);
+        expect(contents.uri).toMatch(/\.txt$/);
+        expect(entry.bytes).toBeGreaterThan(3100);
+      }
+      const short = await kept('short.txt');
+      expect(short.truncated).toBe(false);
+      expect(JSON.parse(short.payload).result.contents[0].text).toBe('short');
+      raw.close();
+    } finally {
+      await svc.stop();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

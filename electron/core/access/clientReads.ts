@@ -39,6 +39,9 @@ export interface ClientReadsOptions {
   delivery?: () => DeliverySettings;
 }
 
+/** What a read gave, for its history entry; `folder` when the read says where it found the file. */
+type Described = { size: number; detail?: string; folder?: string };
+
 /** Delivery when no settings are given (tests of other parts): the settings' defaults. */
 const DEFAULT_DELIVERY: DeliverySettings = { textBudget: 100_000, imageMaxSide: 1568, imageMaxBytes: 1536 * 1024, clients: {} };
 
@@ -95,7 +98,7 @@ export class ClientReads {
 
   /** A small file whole or a large one as a stream (the socket's fast path). */
   openRead(uri: string, who: Requester, via: AccessEntry['via']): Promise<WholeRead | { stream: FileStream }> {
-    return this.run(uri, who, via, () => this.library.openRead(uri), (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size }));
+    return this.run(uri, who, via, () => this.library.openRead(uri), (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size, folder: r.folder }));
   }
 
   /** What the tools give this client (its profile from the name it declared, and the settings). */
@@ -112,7 +115,7 @@ export class ClientReads {
     return read.result;
   }
 
-  private async run<T>(uri: string, who: Requester, via: AccessEntry['via'], open: () => Promise<T>, describe: (result: T) => { size: number; detail?: string }): Promise<T> {
+  private async run<T>(uri: string, who: Requester, via: AccessEntry['via'], open: () => Promise<T>, describe: (result: T) => Described): Promise<T> {
     // A document's text is the document: it asks, and is filed in the history, like the file.
     const fileUri = fileUriOfText(uri) ?? uri;
     try {
@@ -143,7 +146,7 @@ export class ClientReads {
     await gate.check(who, { uri, folder: asking.root, path: rel, size: found.entry.size, via });
   }
 
-  private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: { size: number; detail?: string } | { error: unknown }): void {
+  private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: Described | { error: unknown }): void {
     const history = this.options.history;
     if (!history) return;
     const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown } }) : null;
@@ -157,7 +160,8 @@ export class ClientReads {
       transport: who.transport,
       via,
       uri,
-      folder: this.library.resolve(fileUri)?.folder.root ?? null,
+      // The folder the read said it came from; else (a failed read, a document's text) looked up.
+      folder: ('folder' in outcome ? outcome.folder : undefined) ?? this.library.resolve(fileUri)?.folder.root ?? null,
       size: 'size' in outcome ? outcome.size : null,
       outcome: failed ? (code === ErrorCodes.readNotAllowed ? 'denied' : 'error') : 'ok',
       errorCode: code,

@@ -281,13 +281,19 @@ export class Library {
     return this.folders.some((f) => f.state === 'indexing');
   }
 
-  /** Like read, but a large file comes back as a stream of reply pieces (see openRead); the caller closes it. */
-  async openRead(uri: string): Promise<WholeRead | { stream: FileStream }> {
+  /**
+   * Like read, but a large file comes back as a stream of reply pieces (see
+   * openRead); the caller closes it. Says which folder it read from.
+   */
+  async openRead(uri: string): Promise<(WholeRead | { stream: FileStream }) & { folder?: string }> {
     const fileUri = fileUriOfText(uri);
     if (fileUri !== null) return { whole: await this.readText(uri, fileUri) };
-    const found = await this.locate(uri);
+    // Found in the index: no trip through locate's promise (which looks on disk only while indexing).
+    const found = this.resolve(uri) ?? (this.indexing ? await this.locate(uri) : null);
     if (!found) throw ShelfError.notFound(uri);
-    return openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
+    const opened: (WholeRead | { stream: FileStream }) & { folder?: string } = await openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
+    opened.folder = found.folder.root; // a fresh object each read (the cached reply is inside it)
+    return opened;
   }
 
   /**

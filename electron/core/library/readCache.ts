@@ -24,6 +24,8 @@ interface Entry {
   /** JSON of outcome.contents, so a hit is not stringified again. */
   json: string;
   cost: number;
+  /** Read since eviction last passed it: it gets a second chance (cheaper than moving it to the end on every hit). */
+  used: boolean;
 }
 
 /**
@@ -44,9 +46,7 @@ export class ReadCache {
       this.drop(uri, e);
       return undefined;
     }
-    // Recently used entries move to the end, so eviction takes the oldest.
-    this.entries.delete(uri);
-    this.entries.set(uri, e);
+    e.used = true;
     return e;
   }
 
@@ -57,11 +57,17 @@ export class ReadCache {
     const old = this.entries.get(uri);
     if (old) this.drop(uri, old);
     const cost = json.length * 2 + 200;
-    this.entries.set(uri, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, outcome, json, cost });
+    this.entries.set(uri, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, outcome, json, cost, used: false });
     this.bytes += cost;
+    // Oldest first; one read since the last pass moves an entry to the end instead (a Map visits
+    // what is added while it is iterated, so such an entry comes round again, unmarked).
     for (const [key, e] of this.entries) {
       if (this.bytes <= MAX_TOTAL_BYTES) break;
-      this.drop(key, e);
+      if (e.used) {
+        e.used = false;
+        this.entries.delete(key);
+        this.entries.set(key, e);
+      } else this.drop(key, e);
     }
     return json;
   }

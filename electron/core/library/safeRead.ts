@@ -22,6 +22,8 @@ export type { ResourceContents };
 export interface WholeRead {
   whole: ReadOutcome;
   contentsJson?: string;
+  /** The root of the published folder it was read from (so the history need not resolve the URI again). */
+  folder?: string;
 }
 
 export interface ReadOutcome {
@@ -164,6 +166,9 @@ export async function openRead(
   let handedOver = false;
   try {
     const st = statForRead(fd, uri, limit);
+    // A cached reply is handed back at once (no trip through wholeOutcome's promise).
+    const hit = st.size <= STREAM_FROM ? cache?.get(uri, st) : undefined;
+    if (hit) return { whole: hit.outcome, contentsJson: hit.json };
     if (st.size <= STREAM_FROM) return await wholeOutcome(fd, rel, uri, limit, st, cache);
     const scanned = await scanKind(fd, uri, limit, st, rel);
     const scan = binaryByName(rel) ? { ...scanned, kind: 'blob' as const } : scanned; // (scanKind never decodes such a file)

@@ -1,7 +1,8 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { FileStream } from '../library/fileStream.js';
-import { DECODED_FROM_META_KEY } from '../library/safeRead.js';
+import { DECODED_FROM_META_KEY, type ReadOutcome } from '../library/safeRead.js';
+import { truncateForLog } from '../traffic/truncate.js';
 import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
 import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
 import { isAppUri } from './shelfApp.js';
@@ -39,6 +40,25 @@ function streamed(file: FileStream, era: Era, head: string, closing: string, log
   };
 }
 
+/**
+ * A reply's contents as the traffic log keeps them, when a long string (the
+ * text or base64) is cut; null when nothing is. The reply cache hands out the
+ * same outcome while a file is unchanged, so this is made once per version.
+ * Held weakly: it goes with the outcome, so what it holds is bounded by the
+ * reply cache's budget (a cut form is never longer than the reply it cuts).
+ */
+const loggedContents = new WeakMap<ReadOutcome, string | null>();
+
+function loggedContentsJson(outcome: ReadOutcome): string | null {
+  let json = loggedContents.get(outcome);
+  if (json === undefined) {
+    const cut = truncateForLog(outcome.contents);
+    json = cut.truncated ? JSON.stringify(cut.value) : null;
+    loggedContents.set(outcome, json);
+  }
+  return json;
+}
+
 /** resources/read (params were screened before the fast path saw them). */
 async function readResource(reads: ClientReads, who: Requester, uri: string, era: Era): Promise<InterceptedReply> {
   const { suffix, fields } = eraParts(era);
@@ -46,7 +66,11 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
     const opened = await reads.openRead(uri, who, 'resource');
     if ('whole' in opened) {
       const result = { contents: [opened.whole.contents], ...fields };
-      return opened.contentsJson === undefined ? { result } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}` };
+      const loggedJson = () => {
+        const contents = loggedContentsJson(opened.whole);
+        return contents === null ? undefined : `{"contents":[${contents}]${suffix}}`;
+      };
+      return opened.contentsJson === undefined ? { result, loggedJson } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}`, loggedJson };
     }
     const file = opened.stream;
     const field = file.kind === 'text' ? 'text' : 'blob';

@@ -79,6 +79,20 @@ const SCHEMAS: Record<string, z.ZodType> = {
   }),
 };
 
+/** Methods whose schema is `looseObject({ uri })`: most requests (every read). */
+const URI_ONLY = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+
+/**
+ * What the schema of those methods accepts, told without Zod (which copies
+ * the params on every read): an object, not an array, with a string `uri`
+ * within the bound. Anything else goes to the schema for its message.
+ */
+function plainUriParams(params: unknown): boolean {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const { uri } = params as { uri?: unknown };
+  return typeof uri === 'string' && uri.length <= MAX_URI_CHARS;
+}
+
 /** "Invalid params for resources/read: uri: expected string" — one line, first problem only. */
 function describe(method: string, error: z.ZodError): string {
   const issue = error.issues[0];
@@ -93,6 +107,7 @@ function describe(method: string, error: z.ZodError): string {
  * unknown methods with -32601).
  */
 function paramsProblem(method: string, params: unknown): string | null {
+  if (URI_ONLY.has(method) && plainUriParams(params)) return null;
   const schema = Object.hasOwn(SCHEMAS, method) ? SCHEMAS[method] : undefined;
   if (!schema) return null;
   const r = schema.safeParse(params);

@@ -196,7 +196,8 @@ export class ShelfService implements ShelfMethods {
       grep: this.grep,
       model: this.modelReader,
       delivery: () => this.settings.delivery,
-      history,
+      // MCP_SHELF_NO_HISTORY=1 and MCP_SHELF_NO_TRAFFIC_LOG=1 leave them out, for the benchmark's on/off rows only.
+      history: process.env.MCP_SHELF_NO_HISTORY === '1' ? null : history,
       gate: this.gate,
       asks: (root) => this.folders.asks(root),
       askingFolder: (realFile) => this.folders.askingFolder(realFile),
@@ -205,7 +206,7 @@ export class ShelfService implements ShelfMethods {
     }));
     this.hub = new ConnectionHub(this.library, {
       log: options.log,
-      traffic: this.traffic,
+      traffic: process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1' ? undefined : this.traffic,
       server: { tools: options.tools ?? settings.tools, app: options.appView ? new AppView(options.appView) : null },
       reads,
       connectionClosed: (id) => {

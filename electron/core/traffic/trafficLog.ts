@@ -18,18 +18,31 @@ interface PendingRequest {
 }
 
 /**
- * Messages whose wire JSON is at most this long are kept verbatim: no second
- * walk and stringify on the hot path (a small read's reply is a few KB).
+ * Messages whose wire JSON is at most this long are kept verbatim: no string
+ * in them can be longer than the log keeps, so no walk and second stringify
+ * is needed (requests mostly). Longer ones are cut as truncateForLog says.
  */
-const VERBATIM_CHARS = 4096;
-/** Requests awaiting their reply, per connection, kept for pairing. */
+const VERBATIM_CHARS = MAX_LOGGED_STRING;
+/**
+ * A text given as already cut (`preview`: a streamed reply's, or a cached
+ * reply's cut form, made once per file version) is kept as given up to this
+ * length; past it (a long URI, say) it is cut again from the message.
+ */
+const PREVIEW_CHARS = 16 * 1024;
+/** Requests awaiting their reply, per connection and direction, kept for pairing. */
 const MAX_PENDING = 1024;
+
+/** A connection's requests awaiting their reply, by direction, keyed by id (1 and "1" stay apart). */
+interface OpenRequests {
+  in: Map<string | number, PendingRequest>;
+  out: Map<string | number, PendingRequest>;
+}
 /** Request ids and method names longer than this are kept cut. */
 const MAX_ID_CHARS = 200;
 
 /** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
 function logPayload(m: Message, text: string | undefined, preview: boolean): { payload: string; truncated: boolean } {
-  if (text !== undefined && text.length <= VERBATIM_CHARS) return { payload: text, truncated: preview };
+  if (text !== undefined && text.length <= (preview ? PREVIEW_CHARS : VERBATIM_CHARS)) return { payload: text, truncated: preview };
   const cut = truncateForLog(m);
   return { payload: JSON.stringify(cut.value), truncated: cut.truncated };
 }
@@ -49,7 +62,7 @@ export class TrafficLog {
   private head = 0; // entries before head are dropped, compacted lazily
   private bytes = 0;
   private seq = 0;
-  private readonly pending = new Map<number, Map<string, PendingRequest>>();
+  private readonly pending = new Map<number, OpenRequests>();
   private readonly clients = new Map<number, string>();
   private readonly listeners = new Set<(batch: TrafficEntry[]) => void>();
   private batch: TrafficEntry[] = [];
@@ -115,16 +128,16 @@ export class TrafficLog {
     let target = kind === 'request' || kind === 'notification' ? targetOf(m) : null;
     if (kind === 'request') {
       let open = this.pending.get(connectionId);
-      if (!open) this.pending.set(connectionId, (open = new Map()));
+      if (!open) this.pending.set(connectionId, (open = { in: new Map(), out: new Map() }));
+      const side = open[direction];
       // Bounded: a request never answered (a listen, a vanished client) must not stay forever.
-      if (open.size >= MAX_PENDING) open.delete(open.keys().next().value as string);
-      open.set(`${direction}:${String(id)}`, { time: now, method, target });
+      if (side.size >= MAX_PENDING) side.delete(side.keys().next().value as string | number);
+      side.set(id as string | number, { time: now, method, target });
     } else if ((kind === 'response' || kind === 'error') && id !== null) {
-      const requestSide = direction === 'out' ? 'in' : 'out';
-      const key = `${requestSide}:${String(id)}`;
-      const req = this.pending.get(connectionId)?.get(key);
+      const side = this.pending.get(connectionId)?.[direction === 'out' ? 'in' : 'out'];
+      const req = side?.get(id);
       if (req) {
-        this.pending.get(connectionId)?.delete(key);
+        side?.delete(id);
         durationMs = now - req.time;
         method = req.method;
         target = req.target;
@@ -133,7 +146,8 @@ export class TrafficLog {
 
     // A tool read says what it gave in its result's _meta (a string the server made: a page, an image's size).
     const detail = kind === 'response' && method === 'tools/call' && direction === 'out' ? readDetailOf(m) : null;
-    const cut = m === null ? { value: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : null;
+    const kept = m === null ? { payload: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : logPayload(m, text, preview);
+    // Built in one literal (no spreads): this runs for every message.
     const entry: TrafficEntry = {
       seq: ++this.seq,
       time: now,
@@ -148,9 +162,10 @@ export class TrafficLog {
       bytes,
       errorCode,
       errorMessage,
-      ...(detail ? { detail } : {}),
-      ...(cut ? { payload: cut.value, truncated: cut.truncated } : logPayload(m as Message, text, preview)),
+      payload: kept.payload,
+      truncated: kept.truncated,
     };
+    if (detail) entry.detail = detail;
     this.entries.push(entry);
     this.bytes += entryCost(entry);
     this.trim();

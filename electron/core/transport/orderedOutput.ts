@@ -48,7 +48,7 @@ const HELD_PAUSE_BYTES = 1024 * 1024;
 /** Held lines written in one turn of the event loop. */
 const LINES_PER_TURN = 256;
 
-type Held = { line: unknown; json: string } | { startStream: () => void };
+type Held = { line: unknown; json: string; logged?: () => string | undefined } | { startStream: () => void };
 
 /**
  * One connection's output, in order: whole lines, and streamed replies whose
@@ -79,11 +79,16 @@ export class OrderedOutput {
     this.socket.destroy();
   }
 
-  /** Writes one message as a line; `json` is its text when already made. False when the connection is gone. */
-  writeLine(message: unknown, json = JSON.stringify(message)): boolean {
+  /**
+   * Writes one message as a line; `json` is its text when already made, and
+   * `logged` makes the text the traffic log keeps instead, when a long
+   * string in it is cut (undefined when nothing is). False when the
+   * connection is gone.
+   */
+  writeLine(message: unknown, json = JSON.stringify(message), logged?: () => string | undefined): boolean {
     if (!this.live) return false;
     if (this.streaming) {
-      this.held.push({ line: message, json });
+      this.held.push({ line: message, json, logged });
       this.heldBytes += json.length;
       if (this.heldBytes > this.options.maxPendingWriteBytes) {
         this.cut('client is not reading its responses');
@@ -93,7 +98,11 @@ export class OrderedOutput {
       return true;
     }
     const line = `${json}\n`;
-    this.options.observer?.outgoing(message, Buffer.byteLength(line), json);
+    const observer = this.options.observer;
+    if (observer) {
+      const kept = logged?.();
+      observer.outgoing(message, Buffer.byteLength(line), kept ?? json, kept !== undefined);
+    }
     const backlog = this.socket.writableLength;
     const ok = this.socket.write(line);
     // Output the client has not taken yet, before this message: a client that
@@ -193,7 +202,7 @@ export class OrderedOutput {
       if ('line' in next) {
         this.heldBytes -= next.json.length;
         this.streaming = false;
-        this.writeLine(next.line, next.json);
+        this.writeLine(next.line, next.json, next.logged);
         continue;
       }
       this.streaming = true;
