@@ -223,6 +223,9 @@ export class ShelfService implements ShelfMethods {
     const store = new SettingsStore(options.settingsDir);
     const { settings, warning } = await store.load();
     if (warning) options.log?.(warning);
+    // The benchmark's switches (see the constructor) are said out loud: a read unrecorded must never go unnoticed.
+    if (process.env.MCP_SHELF_NO_HISTORY === '1') options.log?.('MCP_SHELF_NO_HISTORY=1: client reads are NOT kept in the access history (a benchmark switch)');
+    if (process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1') options.log?.('MCP_SHELF_NO_TRAFFIC_LOG=1: messages are NOT kept in the traffic log (a benchmark switch)');
     const history = await HistoryStore.open(path.join(options.settingsDir, 'history'), historyLimits(settings), options.log);
     const service = new ShelfService(options, settings, history);
     // Earlier runs' reads counted: the window reloads its per-file counts (an empty batch says so).
