@@ -31,7 +31,7 @@ export async function startService(overrides: Partial<ServiceOptions> = {}, dir?
     logs,
     async stop() {
       await service.close();
-      if (!dir) await rm(home, { recursive: true, force: true });
+      if (!dir) await rm(home, { recursive: true, force: true, maxRetries: 5 }); // a file being written as it is removed: ENOTEMPTY, retried
     },
   };
 }

@@ -575,6 +575,8 @@ export class ShelfService implements ShelfMethods {
     await this.grep?.close();
     this.reads.close();
     await this.history.close();
+    // A save the window asked for may still be writing (its temp file beside settings.json): the folder is whole when close resolves.
+    await this.store.settled();
     this.traffic.close();
     this.listeners.clear();
   }

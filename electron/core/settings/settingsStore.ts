@@ -126,6 +126,11 @@ export class SettingsStore {
     }
   }
 
+  /** Resolves once every save asked for so far is on disk (or failed): a shutdown waits for them. */
+  settled(): Promise<void> {
+    return this.writes.catch(() => undefined);
+  }
+
   /** Saves atomically; writes are serialised so the last call wins. */
   save(settings: Settings): Promise<void> {
     const text = `${JSON.stringify(SettingsSchema.parse(settings), null, 2)}\n`;
