@@ -61,6 +61,13 @@ async function parse(raw: Uint8Array): Promise<Email> {
 
 /** Messages of an mbox read at most; the text says where it stopped. */
 const MAX_MESSAGES = 100_000;
+/**
+ * Bytes of an mbox's messages read at most, then the text says where it
+ * stopped: postal-mime reads 3–5 MB a second in the worker (BENCHMARKS.md,
+ * "Formats"), so this stays well inside the worker's 30 s, and a big mailbox
+ * gives its first messages every time rather than a timeout.
+ */
+const MAX_MBOX_BYTES = 48 * 1024 * 1024;
 
 /** Each message of an mbox, one at a time: it starts at a line beginning "From " (the envelope line, left out). */
 function* mboxMessages(bytes: Uint8Array): Generator<Uint8Array> {
@@ -80,12 +87,15 @@ export async function mailText(kind: 'eml' | 'mbox', bytes: Uint8Array, limits: 
   const sink = new TextSink(limits.maxChars);
   const parts: string[] = [];
   let read = 0;
+  let readBytes = 0;
   for (const raw of kind === 'eml' ? [bytes] : mboxMessages(bytes)) {
     if (sink.full) break;
-    if (++read > MAX_MESSAGES) {
-      if (parts.length > 0) parts[parts.length - 1] += `\n\n[… messages after the ${MAX_MESSAGES.toLocaleString('en')}th are not read]`;
+    if (++read > MAX_MESSAGES || readBytes > MAX_MBOX_BYTES) {
+      const why = read > MAX_MESSAGES ? `${MAX_MESSAGES.toLocaleString('en')} messages` : `${MAX_MBOX_BYTES / 1024 / 1024} MiB of messages`;
+      if (parts.length > 0) parts[parts.length - 1] += `\n\n[… the mailbox goes on: only its first ${why} are read]`;
       break;
     }
+    readBytes += raw.byteLength;
     const text = messageText(await parse(raw), sink);
     if (text === '') continue;
     sink.push(text);
