@@ -74,6 +74,8 @@ describe('the formats people keep, in the extraction worker', () => {
     const r = await extract('html', html('Otter facts', ['Otters hold hands while they sleep.', 'They eat fish.']));
     expect(r.text).toBe('--- Document 1 ---\nOtter facts\n\nOtters hold hands while they sleep.\nThey eat fish.\n- first & item\n- second\ncell one\tcell two\n');
     clean(r.text);
+    // A fragment, as a snippet is saved: its text before any element counts too.
+    expect((await extract('html', 'Otters <b>hold</b> hands<br>while asleep')).text).toBe('--- Document 1 ---\nOtters hold hands\nwhile asleep\n');
   });
 
   it('notebooks: cells marked, code fenced in its language with text outputs, images listed by size, errors without colour codes', async () => {

@@ -29,7 +29,13 @@ function xml(bytes: Uint8Array | undefined, what: string): Document {
 
 /** A zip path from an href relative to the part at `base`. */
 function resolveHref(base: string, href: string): string {
-  const path = decodeURIComponent(href.split('#')[0] ?? '');
+  const raw = href.split('#')[0] ?? '';
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // a stray % in a name: the href as written
+  }
   const parts = base.split('/').slice(0, -1);
   for (const piece of path.split('/')) {
     if (piece === '..') parts.pop();

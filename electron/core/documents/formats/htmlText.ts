@@ -75,7 +75,7 @@ export function htmlText(html: string, sink: TextSink, options: HtmlTextOptions)
         if (name === 'pre' || name === 'textarea') pre++;
       },
       ontext(text) {
-        if (skipAt || depth === 0) return;
+        if (skipAt) return;
         if (inTitle) {
           if (options.title && title.length < MAX_TITLE) title += text.slice(0, MAX_TITLE);
           return;
