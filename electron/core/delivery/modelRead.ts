@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { fileUriOfText } from '../../../shared/documentUris.js';
 import { formatBytes } from '../../../shared/formatBytes.js';
 import { Turns } from '../background/turns.js';
-import { type DocumentKind, documentKind, PART_NAMES } from '../documents/documentKinds.js';
+import { type DocumentKind, documentKind, NAMED_PARTS, PART_NAMES, SOURCE_KINDS } from '../documents/documentKinds.js';
 import { readAsync, scanKind } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, mediaType, typeFromName } from '../library/mediaType.js';
@@ -97,8 +97,10 @@ export class ModelReader {
     const found = await library.locate(args.uri);
     if (!found) throw ShelfError.notFound(args.uri);
     const rel = found.entry.rel;
-    if (library.documentsOn && documentKind(rel)) return this.readDocument(args, args.uri, profile);
-    if (args.pages !== undefined) throw ShelfError.invalidParams('pages is for documents (PDF, Word, Excel, PowerPoint): use offset and limit for lines');
+    const kind = documentKind(rel);
+    // A web page is read as its markup here (its visible text is at ?as=text); other documents as their text.
+    if (library.documentsOn && kind && !SOURCE_KINDS.has(kind)) return this.readDocument(args, args.uri, profile);
+    if (args.pages !== undefined) throw ShelfError.invalidParams('pages is for documents (PDF, Office, OpenDocument, EPUB, notebooks, mail): use offset and limit for lines');
     const byName = typeFromName(rel);
     if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile);
     const opened = await library.openFile(args.uri);
@@ -286,7 +288,22 @@ export class ModelReader {
 }
 
 function kindLabel(kind: DocumentKind): string {
-  return { pdf: 'PDF', docx: 'Word document', xlsx: 'Excel workbook', pptx: 'PowerPoint presentation' }[kind];
+  const labels: Record<DocumentKind, string> = {
+    pdf: 'PDF',
+    docx: 'Word document',
+    xlsx: 'Excel workbook',
+    pptx: 'PowerPoint presentation',
+    epub: 'EPUB book',
+    odt: 'OpenDocument text',
+    ods: 'OpenDocument spreadsheet',
+    odp: 'OpenDocument presentation',
+    rtf: 'RTF document',
+    html: 'web page',
+    ipynb: 'Jupyter notebook',
+    eml: 'mail message',
+    mbox: 'mailbox',
+  };
+  return labels[kind];
 }
 
 function describeLines(page: Page): string {
@@ -333,10 +350,11 @@ function selectParts(text: string, kind: DocumentKind, total: number, range: { f
   if (range.from > total) throw ShelfError.invalidParams(`pages ${range.from} is past the end: the ${kindLabel(kind)} has ${total} ${name.toLowerCase()}(s)`);
   const to = Math.min(range.to ?? total, total);
   const starts: number[] = [];
-  const prefix = kind === 'xlsx' ? `--- ${name}: ` : `--- ${name} `;
+  const named = NAMED_PARTS.has(kind);
+  const prefix = named ? `--- ${name}: ` : `--- ${name} `;
   for (let part = 1, at = 0; part <= to + 1; part++) {
     // Each part after the first starts on a line of its own: "\n--- Page 3 ---\n" (sheets by name: "\n--- Sheet: Totals ---").
-    const mark = kind === 'xlsx' ? prefix : `${prefix}${part} ---\n`;
+    const mark = named ? prefix : `${prefix}${part} ---\n`;
     const found = part === 1 && text.startsWith(mark) ? -1 : text.indexOf(`\n${mark}`, at);
     if (found < 0 && part > 1) break;
     if (found < 0 && !text.startsWith(mark)) break;

@@ -4,6 +4,7 @@ import { DOMParser } from '@xmldom/xmldom';
 
 import type { DocumentKind } from './documentKinds.js';
 import { ExtractionError } from './extractionError.js';
+import { formatText } from './formats/formatText.js';
 import { readParts, storedZip } from './officeZip.js';
 
 /**
@@ -137,6 +138,7 @@ export function extractText(kind: DocumentKind, bytes: Uint8Array): Promise<Extr
     case 'pptx':
       return pptxText(bytes);
     default:
-      return Promise.reject(new ExtractionError('unsupported', `No text extraction for ${String(kind)}`));
+      // EPUB, OpenDocument, RTF, HTML, notebooks and mail: formats/, within the same bounds.
+      return formatText(kind, bytes, { maxChars: MAX_TEXT_CHARS, maxExpandedBytes: MAX_EXPANDED_BYTES, maxParts: MAX_PARTS }).then((r) => finish(r.parts, r.names));
   }
 }

@@ -36,7 +36,7 @@ const ReadArgs = z
     offset: z.number().int().min(-1e9).max(1e9).optional().describe('Line to start at: 1 is the first line; a negative number counts from the end (-20: the last 20 lines)'),
     limit: z.number().int().min(1).max(1e9).optional().describe('Lines to read at most (default: as many as fit the budget)'),
     column: z.number().int().min(1).max(1e12).optional().describe('Character of the first line to start at, for a line longer than the budget (the note after a cut line gives it)'),
-    pages: z.string().min(1).max(40).optional().describe('For a PDF, which pages: "3" or "2-5" (slides of a presentation, sheets of a workbook likewise)'),
+    pages: z.string().min(1).max(40).optional().describe('For a PDF, which pages: "3" or "2-5" (slides of a presentation, sheets of a workbook, chapters of a book, cells of a notebook, messages of a mailbox likewise)'),
   })
   .strict();
 
@@ -86,7 +86,7 @@ export const SHELF_TOOLS: Tool[] = [
     description: [
       'Reads one published file by URI, as you can use it.',
       'Text comes as its lines, at most about 100,000 characters a call: a longer file is cut at a line and a note after it says which lines you got, how many there are, and the offset to read on from. offset is the line to start at (a negative one counts from the end: -20 gives the last 20 lines); limit, how many lines.',
-      'A PDF, Word, Excel or PowerPoint file comes as its extracted text (pages: "3" or "2-5" for PDF pages or slides). An image comes as an image you can see, scaled to fit. Other binary files are described in a line, not dumped.',
+      'A PDF, Word, Excel, PowerPoint, OpenDocument, EPUB, RTF, Jupyter notebook or mail (.eml, .mbox) file comes as its extracted text (pages: "3" or "2-5" for PDF pages, slides, chapters, cells or messages); an HTML page comes as its markup, and its visible text is its URI with ?as=text. An image comes as an image you can see, scaled to fit. Other binary files are described in a line, not dumped.',
     ].join(' '),
     inputSchema: schema(ReadArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },

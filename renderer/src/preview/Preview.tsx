@@ -12,7 +12,7 @@ import { ModelView } from './ModelView';
 import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
 
 /** Files whose text the server extracts (`?as=text`). */
-const DOCUMENT = /\.(pdf|docx|xlsx|pptx)$/i;
+const DOCUMENT = /\.(pdf|docx|xlsx|pptx|epub|odt|ods|odp|rtf|html?|xhtml|ipynb|eml|mbox)$/i;
 
 /** A blob: URL for media and PDFs, revoked when the preview changes. */
 function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string | null {

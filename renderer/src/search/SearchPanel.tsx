@@ -118,7 +118,7 @@ export function SearchPanel({
       <div className="search-results" id="search-results" role="listbox" aria-label="Results">
         {!query.trim() && indexing && (
           <div className="empty-small centered">
-            <p>Search inside every published text file and the text of PDFs, Word, Excel and PowerPoint documents.</p>
+            <p>Search inside every published text file and the text of documents: PDF, Office, OpenDocument, EPUB, RTF, web pages, notebooks and mail.</p>
             <p className="muted small">Best matches first — the same results a client gets from the search_resources tool.</p>
           </div>
         )}
