@@ -186,7 +186,7 @@ test('history: read marks in the tree, the file’s reads in the preview, a filt
 
   await page.getByRole('tab', { name: 'History' }).click();
   await expect(page.getByTestId('history-row')).toHaveCount(4);
-  await expect(page.getByTestId('history-total')).toContainText('4 reads kept');
+  await expect(page.getByTestId('history-total')).toContainText('4 entries kept');
   await expect(page.getByTestId('history-row').first()).toContainText('missing.md');
   await expect(page.getByTestId('history-row').first()).toHaveAttribute('data-outcome', 'error');
   await shoot(page, '09-history');
@@ -234,6 +234,6 @@ test('the empty history says what it will hold', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publish(page, openDir);
   await page.getByRole('tab', { name: 'History' }).click();
-  await expect(page.getByTestId('history-empty')).toContainText('No client has read a file yet.');
+  await expect(page.getByTestId('history-empty')).toContainText('No client has read or searched a file yet.');
   await shoot(page, '10-history-empty');
 });

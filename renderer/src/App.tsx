@@ -6,6 +6,7 @@ import { snippetParts } from '../../shared/snippetMarks';
 import { AskPrompt } from './access/AskPrompt';
 import { HistoryPanel } from './access/HistoryPanel';
 import { useAccess } from './access/useAccess';
+import { useAskAlert } from './access/useAskAlert';
 import type { HostExtras } from './api/hostApi';
 import type { ConnectionState } from './api/wsClient';
 import { useShelfState } from './app/useShelfState';
@@ -40,6 +41,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const drop = useFolderDrop(api.pathForFile, actions.addPaths, notify);
   const traffic = useTraffic(api, live, status?.traffic.maxEntries);
   const access = useAccess(api, live, fail);
+  useAskAlert(access.asks);
   const [tab, setTab] = useState<Tab>('preview');
   // The sidebar's width is the person's: dragged, collapsed (button or Ctrl+B), and kept across reloads.
   const savedLayout = useDefaultLayout({ id: 'mcp-shelf-layout', storage: localStorage });

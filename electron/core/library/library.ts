@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { LIST_PAGE_SIZE } from '../../../shared/errorCodes.js';
+import type { ReadFailure } from '../../../shared/readFailure.js';
 import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
@@ -229,6 +230,32 @@ export class Library {
       }
     }
     return found;
+  }
+
+  /**
+   * Why a URI names no published file, for the owner (History and Traffic):
+   * outside every folder, hidden by a rule (and which), its folder off, or
+   * simply not there. Only called for failed reads; costs a rules check per
+   * directory level of the path.
+   */
+  explainMissing(uri: string): Extract<ReadFailure, 'outside' | 'secret' | 'hidden' | 'ignored' | 'folder-off' | 'not-found' | 'invalid'> {
+    const p = this.pathOf(fileUriOfText(uri) ?? uri);
+    if (p === null) return 'invalid';
+    let best: { folder: PublishedFolder; rel: string } | null = null;
+    for (const folder of this.folders) {
+      for (const root of folder.realRoot === folder.root ? [folder.root] : [folder.realRoot, folder.root]) {
+        const rel = relativeBelow(root, p);
+        if (rel !== null && (!best || rel.length < best.rel.length)) best = { folder, rel };
+      }
+    }
+    if (!best) return 'outside';
+    if (best.folder.state === 'missing' || best.folder.state === 'stopped') return 'folder-off';
+    const parts = best.rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const rule = best.folder.rules.excludedBy(parts.slice(0, i).join('/'), i < parts.length, true);
+      if (rule) return rule === 'secret' ? 'secret' : rule === 'dotfile' ? 'hidden' : 'ignored';
+    }
+    return 'not-found';
   }
 
   /** uriToPath is pure, and clients read the same URIs again and again: its answers are kept (bounded). */

@@ -120,6 +120,11 @@ export class FolderRegistry {
     return best;
   }
 
+  /** Whether a turned-off folder holds this path (for History: "folder off" rather than "outside"). */
+  holdsOff(absPath: string): boolean {
+    return this.folders.some((f) => !f.options.enabled && (holds(f.path, absPath) || holds(this.realOf(f), absPath)));
+  }
+
   /** Where a folder really is: the published folder's pinned root, else what was found when it was added. */
   private realOf(f: ManagedFolder): string {
     return f.published && f.published.state !== 'missing' ? f.published.realRoot : (f.real ?? f.path);

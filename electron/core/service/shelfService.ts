@@ -171,7 +171,11 @@ export class ShelfService implements ShelfMethods {
       documents: this.documents,
       clientsBusy: () => this.clientsBusy(),
     });
-    this.traffic = new TrafficLog({ maxEntries: settings.log.maxEntries, maxBytes: settings.log.maxBytes });
+    this.traffic = new TrafficLog({
+      maxEntries: settings.log.maxEntries,
+      maxBytes: settings.log.maxBytes,
+      explain: (uri, code, reason) => this.reads.failureOf(uri, code, reason, { data: { uri } }),
+    });
     this.gate = new AskGate({
       timeoutMs: () => this.settings.askTimeoutSeconds * 1000,
       windows: () => this.windows,
@@ -201,6 +205,7 @@ export class ShelfService implements ShelfMethods {
       asks: (root) => this.folders.asks(root),
       askingFolder: (realFile) => this.folders.askingFolder(realFile),
       anyAsks: () => this.folders.anyAsks,
+      folderOff: (absPath) => this.folders.holdsOff(absPath),
       recorded: (entry) => this.accessRecorded(entry),
     }));
     this.hub = new ConnectionHub(this.library, {
@@ -539,8 +544,8 @@ export class ShelfService implements ShelfMethods {
     return search.search(query, {
       ...(folder ? { folder: (root: string) => root === folder } : {}),
       ...(options?.cursor ? { cursor: options.cursor } : {}),
+      // The owner's own search covers ask-before-read folders too: asking is about clients, not the owner.
       limit: options?.limit ?? 50,
-      skipFolder: (root) => this.folders.asks(root),
     });
   }
 

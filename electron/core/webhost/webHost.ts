@@ -30,6 +30,14 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
+/**
+ * A tab is pinged this often and dropped when it has not answered the last
+ * ping: a browser that went away without closing its socket (killed, the
+ * machine asleep, a dropped network) must not count as a window that can
+ * answer an ask, or a client's read would wait out the ask's whole timeout.
+ */
+const HEARTBEAT_MS = 5000;
+
 /** A client this far behind on traffic frames is skipped until it catches up (it can re-query). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -116,9 +124,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
   });
 
+  const alive = new WeakMap<WebSocket, boolean>();
+  const heartbeat = setInterval(() => {
+    for (const client of wss.clients) {
+      if (alive.get(client) === false) {
+        client.terminate(); // its 'close' detaches the window
+        continue;
+      }
+      alive.set(client, false);
+      client.ping();
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
   const serveSocket = (ws: WebSocket) => {
     // An open tab can answer asks (ask-before-read folders).
     const detach = service.attachWindow();
+    alive.set(ws, true);
+    ws.on('pong', () => alive.set(ws, true));
     const send = (frame: WireFrame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
@@ -159,6 +182,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     token,
     async close() {
+      clearInterval(heartbeat);
       for (const client of wss.clients) client.terminate();
       wss.close();
       server.closeAllConnections();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
+import { askNotificationPermission } from '../access/useAskAlert';
 
 /** Per-folder rules (dotfiles, .gitignore, extra ignore patterns) and asking before reads. Applied live on save. */
 export function FolderOptionsEditor({
@@ -23,6 +24,8 @@ export function FolderOptionsEditor({
       className="folder-options"
       onSubmit={async (e) => {
         e.preventDefault();
+        // Turning asking on is the moment a waiting read may need to reach the owner in another tab: ask for notifications now, on this click.
+        if (askBeforeRead && !folder.options.askBeforeRead) askNotificationPermission();
         setSaving(true);
         const extraIgnore = patterns.split('\n').map((p) => p.trim()).filter(Boolean);
         await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead });
