@@ -44,6 +44,8 @@ export interface ResourceInfo {
   mimeType: string;
   size: number;
   annotations: { lastModified: string };
+  /** In the window's listing: the server gives this document's text (`?as=text`), so the preview opens on it. */
+  hasText?: true;
 }
 
 export interface ResourcePage {

@@ -260,6 +260,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                   openSettings={() => setSettingsAt('reads')}
                   focus={focus?.uri === selected.uri ? focus : undefined}
                   resource={selected}
+                  hasText={selected.hasText === true}
                   preview={preview}
                   loading={reading}
                   access={access.byUri.get(selected.uri)}

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { AddFoldersResult, FolderInfo, FolderOptions, ResourcePage } from '../../../shared/shelfApi.js';
+import { documentKind } from '../documents/documentKinds.js';
 import { folderProblem, type Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { credentialsRootProblem, type RuleOptions } from '../library/rules.js';
@@ -246,8 +247,10 @@ export class FolderRegistry {
   resources(folderPath: string, cursor: string | undefined): ResourcePage {
     const f = this.find(folderPath);
     if (!f.published) return { resources: [] };
-    // The window lists files only; it shows a document's text in the file's preview.
-    return this.library.listResources(cursor, 1000, f.path, undefined, false) as ResourcePage;
+    // The window lists files only; it shows a document's text in the file's preview (and opens it there).
+    const page = this.library.listResources(cursor, 1000, f.path, undefined, false) as ResourcePage;
+    if (this.library.documentsOn) for (const r of page.resources) if (documentKind(r.name)) r.hasText = true;
+    return page;
   }
 
   /**
