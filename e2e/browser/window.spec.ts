@@ -51,11 +51,13 @@ test('a path typed with ~ is the home folder; a folder inside a published one is
   await page.getByLabel('Folder path').fill(`${root}/s`);
   await expect(page.getByTestId('path-suggestions').locator('option')).toHaveAttribute('value', `${root}/src/`);
   await publishByPath(page, '~/surely-not-a-folder-here');
-  await expect(page.getByRole('status')).toContainText(`${os.homedir()}/surely-not-a-folder-here`);
+  // Said at the field, not in a notice far from it.
+  await expect(page.getByTestId('path-problem')).toContainText(`${os.homedir()}/surely-not-a-folder-here`);
+  await expect(page.getByLabel('Folder path')).toHaveAttribute('aria-invalid', 'true');
   await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toHaveCount(1);
   await publishByPath(page, path.join(root, 'src'));
-  await expect(page.getByRole('status')).toContainText(`Already published as part of ${root}`);
+  await expect(page.getByTestId('path-problem')).toContainText(`Already published as part of ${root}`);
   await expect(page.getByTestId('folder-card')).toHaveCount(1);
 });
 
@@ -74,7 +76,7 @@ test('a tab without the key says to open the printed address; the key in the add
 test('add a folder by path and browse its files; a bad path gets a clear message', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publishByPath(page, path.join(root, 'nope'));
-  await expect(page.getByRole('status')).toContainText('Folder not found');
+  await expect(page.getByTestId('path-problem')).toContainText('Folder not found');
   await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toContainText('6 files');
   await expect(page.getByTestId('folder-card')).toContainText('Watching');
@@ -204,6 +206,8 @@ test('removing a folder takes it out of the tree and out of the client’s list'
     const client = await connectSdkClient(shelf.socketPath);
     try {
       expect((await client.listResources()).resources).toHaveLength(7);
+      // Remove is in the folder's row, opened.
+      await page.getByTestId('folder-card').filter({ hasText: path.basename(root) }).getByTestId('folder-disclosure').click();
       await page.getByRole('button', { name: `Remove ${path.basename(root)}` }).click();
       // A second click confirms; Cancel keeps it.
       const confirm = page.getByRole('group', { name: `Confirm removing ${path.basename(root)}` });

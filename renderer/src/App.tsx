@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
 
 import type { ModelReadRequest, SearchHit, ShelfApi } from '../../shared/shelfApi';
@@ -15,6 +15,7 @@ import { ClientsPanel } from './clients/ClientsPanel';
 import { ConnectPanel } from './clients/ConnectPanel';
 import { useFolderDrop } from './drop/useFolderDrop';
 import { AddFolder } from './folders/AddFolder';
+import { filesLabel, shelfFiles } from './folders/folderCounts';
 import { FolderList } from './folders/FolderList';
 import { useFolderActions } from './folders/useFolderActions';
 import { Preview } from './preview/Preview';
@@ -80,7 +81,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     },
     [actions, selected, resources, clearSelection],
   );
-  const { pick, addPaths, toggle: toggleFolder, setOptions: folderOptions } = actions;
+  const { pick, addPath, toggle: toggleFolder, setOptions: folderOptions } = actions;
   const openUri = useCallback(
     (uri: string) => {
       for (const list of resources.values()) {
@@ -119,7 +120,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   }, []);
 
   const empty = folders !== null && folders.length === 0;
-  const totalFiles = useMemo(() => [...resources.values()].reduce((n, l) => n + l.length, 0), [resources]);
+  // The same numbers as the folder rows (the server's counts), not the pages of the tree loaded so far.
+  const shelfTotal = shelfFiles(folders);
 
   return (
     <div className="app" {...drop.handlers}>
@@ -135,7 +137,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           <span className={`dot ${connection === 'open' ? 'dot-watching' : 'dot-missing'}`} aria-hidden="true" />
           {connection === 'open' ? (
             <span>
-              Serving {totalFiles.toLocaleString()} files · {clients.length} {clients.length === 1 ? 'client' : 'clients'}
+              Serving {shelfTotal === null ? 'files (counting…)' : filesLabel(shelfTotal)} · {clients.length} {clients.length === 1 ? 'client' : 'clients'}
             </span>
           ) : connection === 'locked' ? (
             <span data-testid="locked">
@@ -178,7 +180,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           <div className="sidebar-head">
             <h2>Folders</h2>
             {/* Not before the folders are known: the empty window has its own field, and text typed into one that is then replaced would be lost. */}
-            {folders !== null && !empty && <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} />}
+            {folders !== null && !empty && <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} />}
           </div>
           {folders && folders.length > 0 && (
             <>
@@ -231,7 +233,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     read.
                   </p>
                   <p className="muted">{host?.nativePicker ? 'Drop folders anywhere on this window, or' : 'Type the path of a folder to publish (~ is your home folder):'}</p>
-                  <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} autoFocus />
+                  <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} autoFocus />
                   <p className="muted small">
                     Then connect a client: the <strong>Connect a client</strong> tab has the config for Claude Desktop, VS Code, Cursor and Claude Code.
                   </p>

@@ -170,7 +170,13 @@ export class FolderRegistry {
         result.refused.push({ path: String(raw), reason: 'Not a path' });
         continue;
       }
-      const abs = path.resolve(expandHome(raw.trim()));
+      // A relative path would be taken from wherever the server was started, which the person at the window cannot see: refused, saying what works.
+      const given = expandHome(raw.trim());
+      if (!path.isAbsolute(given)) {
+        result.refused.push({ path: raw.trim(), reason: `Not a full path: give one that starts with ${path.sep === '/' ? '/' : 'a drive (C:\\)'} or ~ (your home folder)` });
+        continue;
+      }
+      const abs = path.resolve(given);
       const problem = (await folderProblem(abs)) ?? (await rootProblem(abs));
       if (problem) {
         result.refused.push({ path: abs, reason: problem });
