@@ -81,7 +81,8 @@ test('add a folder by path and browse its files; a bad path gets a clear message
   await expect(page.getByTestId('folder-card')).toContainText('6 files');
   await expect(page.getByTestId('folder-card')).toContainText('Watching');
   await expect(page.getByRole('treeitem', { name: /^src/ })).toBeVisible();
-  await expect(page.getByTestId('file-row').filter({ hasText: 'package.json' })).toContainText('application/json');
+  // The tree shows name and size; the MIME type (cut to noise in a narrow column) is in the preview's header.
+  await expect(page.getByTestId('file-row').filter({ hasText: 'package.json' })).not.toContainText('application/json');
   await page.getByLabel('Filter files').fill('logo');
   await expect(page.getByTestId('file-row')).toHaveCount(1);
   await page.getByLabel('Filter files').fill('');
@@ -223,5 +224,34 @@ test('removing a folder takes it out of the tree and out of the client’s list'
     }
   } finally {
     await rm(other, { recursive: true, force: true });
+  }
+});
+
+test('a wrong key says so at once: no “Reconnecting…” while the server is there and refuses it', async ({ page, shelf }) => {
+  // Everything the status line ever said, from the first frame.
+  await page.addInitScript(() => {
+    const said: string[] = ((window as unknown as { said: string[] }).said = []);
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="topbar-status"]')?.textContent;
+      if (text && said.at(-1) !== text) said.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto(shelf.url.replace(/#token=.*$/, '#token=not-the-key'));
+  await expect(page.getByTestId('locked')).toBeVisible();
+  const said = await page.evaluate(() => (window as unknown as { said: string[] }).said);
+  expect(said.filter((s) => s.includes('Reconnecting'))).toEqual([]);
+});
+
+test('the Clients tab’s request count keeps up with what a client sends', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publishByPath(page, root);
+  const client = await connectSdkClient(shelf.socketPath, 'Counter');
+  try {
+    for (let i = 0; i < 12; i++) await client.listResources();
+    await page.getByRole('tab', { name: /Clients/ }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Counter' });
+    await expect.poll(async () => Number((await row.locator('td').last().textContent())?.replace(/\D/g, '')), { timeout: 10_000 }).toBeGreaterThanOrEqual(13);
+  } finally {
+    await client.close();
   }
 });

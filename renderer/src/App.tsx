@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
 
-import type { ModelReadRequest, SearchHit, ShelfApi } from '../../shared/shelfApi';
+import type { ModelReadRequest, ResourceInfo, SearchHit, ShelfApi } from '../../shared/shelfApi';
 import { snippetParts } from '../../shared/snippetMarks';
 import { AskPrompt } from './access/AskPrompt';
 import { HistoryPanel } from './access/HistoryPanel';
@@ -82,32 +82,45 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     [actions, selected, resources, clearSelection],
   );
   const { pick, addPath, toggle: toggleFolder, setOptions: folderOptions } = actions;
-  const openUri = useCallback(
-    (uri: string) => {
+  /**
+   * The listed resource for a URI; while a folder's listing is still loading
+   * (a big folder, the first seconds) the server is asked about the file
+   * itself, so a search hit or a link opens at once rather than saying the
+   * file is gone. Null: it is not published.
+   */
+  const resourceFor = useCallback(
+    async (uri: string, hasText?: boolean): Promise<ResourceInfo | null> => {
       for (const list of resources.values()) {
         const found = list.find((r) => r.uri === uri);
-        if (found) return select(found);
+        if (found) return found;
       }
-      notify('warning', 'That file is no longer published.');
+      const read = await api.readResource(uri).catch(() => null);
+      if (!read?.ok) return null;
+      const name = decodeURIComponent(uri.replace(/^file:\/\//, ''));
+      const title = name.split('/').pop() ?? name;
+      const mimeType = read.result.contents[0]?.mimeType ?? 'application/octet-stream';
+      return { uri, name: title, title, mimeType, size: read.size, annotations: { lastModified: '' }, ...(hasText ? { hasText: true as const } : {}) };
     },
-    [resources, select, notify],
+    [api, resources],
+  );
+  const openUri = useCallback(
+    (uri: string) => {
+      void resourceFor(uri).then((found) => (found ? select(found) : notify('warning', 'That file is no longer published.')));
+    },
+    [resourceFor, select, notify],
   );
   const openHit = useCallback(
     (hit: SearchHit) => {
-      for (const list of resources.values()) {
-        const found = list.find((r) => r.uri === hit.fileUri);
-        if (found) {
-          selectFile(found);
-          // The snippet's first marked word goes into the preview's find box, at its place on the line.
-          const term = snippetParts(hit.snippet).find((p) => p.marked)?.text;
-          setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri, ...(term ? { term } : {}) });
-          setTab('preview');
-          return;
-        }
-      }
-      notify('warning', 'That file is no longer published.');
+      void resourceFor(hit.fileUri, hit.uri !== hit.fileUri).then((found) => {
+        if (!found) return notify('warning', 'That file is no longer published.');
+        selectFile(found);
+        // The snippet's first marked word goes into the preview's find box, at its place on the line.
+        const term = snippetParts(hit.snippet).find((p) => p.marked)?.text;
+        setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri, ...(term ? { term } : {}) });
+        setTab('preview');
+      });
     },
-    [resources, selectFile, notify],
+    [resourceFor, selectFile, notify],
   );
   const readText = useCallback((uri: string) => api.readResource(uri), [api]);
   const readForModel = useCallback((uri: string, request: ModelReadRequest) => api.readForModel(uri, request), [api]);
@@ -144,7 +157,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
               This tab has no key to MCP Shelf. Open the address <code>mcp-shelf serve --ui</code> printed (after a restart it prints a new one).
             </span>
           ) : (
-            <span>Reconnecting to MCP Shelf…</span>
+            <span>{connection === 'connecting' ? 'Connecting to MCP Shelf…' : 'Reconnecting to MCP Shelf…'}</span>
           )}
         </div>
         <span className="spacer" />
@@ -296,7 +309,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                 openRetention={() => setSettingsAt('history')}
               />
             )}
-            {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
+            {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} listClients={api.listClients} />}
             {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
           </div>
         </main>

@@ -60,7 +60,7 @@ export function FolderList({
                   title={f.path}
                   data-testid="folder-disclosure"
                 >
-                  <span className="chevron" aria-hidden="true" />
+                  <span className={`chevron${isOpen ? ' open' : ''}`} aria-hidden="true" />
                   <span className={`dot dot-${f.state}`} aria-hidden="true" />
                   <span className="folder-name">{name}</span>
                   <span className="visually-hidden">, {STATE_LABEL[f.state]}</span>
@@ -71,7 +71,8 @@ export function FolderList({
                   </span>
                 )}
                 <span className="folder-count" data-testid="folder-count" title={f.options.enabled && f.state !== 'indexing' ? `${filesLabel(f.fileCount)}, ${formatBytes(f.totalBytes)}` : undefined}>
-                  {folderSummary(f)}
+                  {folderSummary(f).files}
+                  {folderSummary(f).size && <span className="folder-size"> · {folderSummary(f).size}</span>}
                 </span>
                 <button type="button" className="icon-btn" onClick={() => setEditing(f.path)} aria-haspopup="dialog" aria-label={`Options of ${name}`} title="Options">
                   <span className="kebab" aria-hidden="true" />

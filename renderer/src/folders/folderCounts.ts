@@ -12,12 +12,12 @@ export const counting = (f: FolderInfo): boolean => f.state === 'indexing';
  * as the sidebar row shows them: "counting…" while they move, nothing
  * that looks like a count for a folder that is off or missing.
  */
-export function folderSummary(f: FolderInfo): string {
-  if (!f.options.enabled) return 'off';
-  if (f.state === 'missing') return 'missing';
-  if (f.state === 'error') return 'not published';
-  if (counting(f)) return 'counting…';
-  return `${filesLabel(f.fileCount)} · ${formatBytes(f.totalBytes)}`;
+export function folderSummary(f: FolderInfo): { files: string; size: string | null } {
+  if (!f.options.enabled) return { files: 'off', size: null };
+  if (f.state === 'missing') return { files: 'missing', size: null };
+  if (f.state === 'error') return { files: 'not published', size: null };
+  if (counting(f)) return { files: 'counting…', size: null };
+  return { files: filesLabel(f.fileCount), size: formatBytes(f.totalBytes) };
 }
 
 /** The whole shelf's file count for the top bar, from the same numbers as the rows (null while any folder is still counting). */

@@ -225,9 +225,8 @@ export function TrafficPanel({
       <div
         ref={scrollRef}
         className="traffic-scroll"
-        role="grid"
-        aria-label="Messages"
-        aria-rowcount={rows.length}
+        // A grid owns rows only: with none to show it is a plain box holding the message that says why.
+        {...(rows.length > 0 ? { role: 'grid', 'aria-label': 'Messages', 'aria-rowcount': rows.length } : {})}
         tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
