@@ -199,7 +199,7 @@ export class ClientReads {
    * read, since it gives the client snippets of files. Ask-before-read
    * folders are not searched for clients, so nothing here needs asking.
    */
-  recordSearch(who: Requester, tool: AccessSearch['tool'], query: string, outcome: { hits: number } | { error: unknown }): void {
+  recordSearch(who: Requester, via: AccessEntry['via'], tool: AccessSearch['tool'], query: string, outcome: { hits: number } | { error: unknown }): void {
     if (!this.options.history) return;
     const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown } }) : null;
     const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
@@ -210,7 +210,7 @@ export class ClientReads {
       clientVersion: who.version,
       protocolVersion: who.protocolVersion,
       transport: who.transport,
-      via: 'tool',
+      via,
       uri: '',
       folder: null,
       size: null,

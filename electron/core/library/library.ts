@@ -68,6 +68,9 @@ const MAX_COMPLETIONS = 100;
 /** URIs whose mapped path is remembered; the map starts over when full. */
 const URI_CACHE_SIZE = 4096;
 
+/** Directory levels of a missing path whose rules explainMissing looks at (then the whole path). */
+const MAX_EXPLAIN_LEVELS = 64;
+
 export class Library {
   private readonly folders: PublishedFolder[] = [];
   private readonly listeners = new Set<LibraryListener>();
@@ -250,9 +253,11 @@ export class Library {
     }
     if (!best) return 'outside';
     if (best.folder.state === 'missing' || best.folder.state === 'stopped') return 'folder-off';
+    // A client picks the path: its first levels and the whole are looked at, never thousands of prefixes of a made-up deep one.
     const parts = best.rel.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-      const rule = best.folder.rules.excludedBy(parts.slice(0, i).join('/'), i < parts.length, true);
+    const levels = parts.length <= MAX_EXPLAIN_LEVELS ? parts.map((_, i) => i + 1) : [...Array.from({ length: MAX_EXPLAIN_LEVELS }, (_, i) => i + 1), parts.length];
+    for (const n of levels) {
+      const rule = best.folder.rules.excludedBy(parts.slice(0, n).join('/'), n < parts.length, n <= MAX_EXPLAIN_LEVELS);
       if (rule) return rule === 'secret' ? 'secret' : rule === 'dotfile' ? 'hidden' : 'ignored';
     }
     return 'not-found';

@@ -206,9 +206,9 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
           skipFolder: (root) => reads.asks(root),
         })
         .then(
-          (p) => (reads.recordSearch(who, 'search_resources', a.query, { hits: p.hits.length }), p),
+          (p) => (reads.recordSearch(who, via, 'search_resources', a.query, { hits: p.hits.length }), p),
           (error: unknown) => {
-            reads.recordSearch(who, 'search_resources', a.query, { error });
+            reads.recordSearch(who, via, 'search_resources', a.query, { error });
             throw error;
           },
         );
@@ -251,9 +251,9 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
         ...(a.cursor ? { cursor: a.cursor } : {}),
         skipFolder: (root) => reads.asks(root),
       }).then(
-        (p) => (reads.recordSearch(who, 'grep_resources', a.pattern, { hits: p.matches }), p),
+        (p) => (reads.recordSearch(who, via, 'grep_resources', a.pattern, { hits: p.matches }), p),
         (error: unknown) => {
-          reads.recordSearch(who, 'grep_resources', a.pattern, { error });
+          reads.recordSearch(who, via, 'grep_resources', a.pattern, { error });
           throw error;
         },
       );

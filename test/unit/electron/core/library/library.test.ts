@@ -60,6 +60,10 @@ describe('Library', () => {
     // A URI that climbs out with dot segments names no path at all: a bad request.
     expect(library.explainMissing(`${uriOf(root, 'a.txt')}/../../../etc/passwd`)).toBe('invalid');
     expect(library.explainMissing('https://example.com/a.txt')).toBe('invalid');
+    // A made-up path thousands of levels deep costs a bounded look (its first levels and the whole), and still finds a secret at its end.
+    const deep = `${uriOf(root, 'a')}${'/d'.repeat(3000)}`;
+    expect(library.explainMissing(deep)).toBe('not-found');
+    expect(library.explainMissing(`${deep}/.env`)).toBe('secret');
   });
 
   it('offers a template per folder and completes paths below it', async () => {
