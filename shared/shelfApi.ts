@@ -4,6 +4,8 @@
  * from the name tables below, so no host can drift.
  */
 
+import type { ReadFailure } from './readFailure.js';
+
 export interface FolderOptions {
   enabled: boolean;
   showHidden: boolean;
@@ -42,6 +44,8 @@ export interface ResourceInfo {
   mimeType: string;
   size: number;
   annotations: { lastModified: string };
+  /** In the window's listing: the server gives this document's text (`?as=text`), so the preview opens on it. */
+  hasText?: true;
 }
 
 export interface ResourcePage {
@@ -221,6 +225,10 @@ export interface AccessEntry {
   detail?: string | null;
   /** The error's `data.reason`, when it gave one (1005: denied, timeout, no-window, busy…; 1006: no-text…). */
   errorReason?: string;
+  /** Why it failed, as the owner reads it (outside, secret, denied by you, no answer…); set on every denied or failed entry. */
+  failure?: ReadFailure;
+  /** A search by a client (search_resources, grep_resources): what it looked for and how many hits it got; `uri` is empty. */
+  search?: AccessSearch;
   /**
    * Noise by one client in a row (not-found reads, and reads refused
    * without asking anyone: no window, too many waiting), folded into this
@@ -230,8 +238,21 @@ export interface AccessEntry {
   repeated?: number;
 }
 
+/** A client's search, as the history keeps it. */
+export interface AccessSearch {
+  tool: 'search_resources' | 'grep_resources';
+  /** The query or pattern, cut to 200 characters. */
+  query: string;
+  /** Hits (search) or matching lines (grep) given. */
+  hits: number;
+}
+
 export interface HistoryQuery {
   client?: string;
+  /** Only entries that failed for this reason. */
+  failure?: ReadFailure;
+  /** Only reads, or only searches. */
+  kind?: 'read' | 'search';
   folder?: string;
   /** Only entries for this exact URI. */
   uri?: string;
@@ -328,6 +349,8 @@ export interface TrafficEntry {
   bytes: number;
   errorCode: number | null;
   errorMessage: string | null;
+  /** An error reply to a read: why, as the owner reads it (see AccessEntry.failure). */
+  failure?: ReadFailure;
   /** A tool read's answer: what it gave ("lines 1–2,000 of 120,000", "image 1568×1045 JPEG (from 3000×2000 PNG)"). */
   detail?: string;
   /** The message as JSON, long strings cut to a preview with their true length. */
@@ -339,6 +362,8 @@ export interface TrafficQuery {
   connectionId?: number;
   method?: string;
   errorsOnly?: boolean;
+  /** Only error replies that failed for this reason. */
+  failure?: ReadFailure;
   text?: string;
   /** Only entries with seq above this. */
   afterSeq?: number;

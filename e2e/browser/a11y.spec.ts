@@ -1,9 +1,10 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
+import { docx } from '../../test/support/documents.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
 import { expect, publishByPath, test } from './shelfFixture.js';
@@ -83,5 +84,62 @@ test('every view has no critical or serious accessibility violation, in light an
   await page.getByRole('button', { name: `Options of ${path.basename(root)}` }).click();
   problems.push(...(await violations(page, 'folder options')));
 
+  expect(problems).toEqual([]);
+});
+
+test('empty and no-result states, the ask prompt, a task list, a document’s text, the opened folder row and the path problem have no critical or serious violation either', async ({ page, shelf }) => {
+  test.slow(); // axe runs 24 times here
+  const problems: string[] = [];
+  await page.goto(shelf.url);
+  // Every tab before any folder: empty states.
+  for (const tab of ['Search', /Traffic/, /History/, /Clients/, 'Connect a client']) {
+    await page.getByRole('tab', { name: tab }).click();
+    problems.push(...(await violations(page, `empty ${String(tab)}`)));
+  }
+  await page.getByRole('tab', { name: 'Preview' }).click();
+  await publishByPath(page, 'relative/path');
+  await expect(page.getByTestId('path-problem')).toBeVisible();
+  problems.push(...(await violations(page, 'path problem')));
+
+  await writeFile(path.join(root, 'tasks.md'), '# Tasks\n\n- [x] write the tests\n- [ ] ship it\n');
+  await writeFile(path.join(root, 'minutes.docx'), await docx(['Committee minutes']));
+  await publishByPath(page, root);
+  await page.getByTestId('file-row').filter({ hasText: 'tasks.md' }).click();
+  await expect(page.getByTestId('markdown-view').getByRole('checkbox')).toHaveCount(2);
+  problems.push(...(await violations(page, 'task list')));
+  await page.getByTestId('file-row').filter({ hasText: 'minutes.docx' }).click();
+  await expect(page.getByTestId('code-view')).toContainText('Committee minutes');
+  problems.push(...(await violations(page, 'document text')));
+  await page.getByTestId('folder-disclosure').click();
+  problems.push(...(await violations(page, 'folder row opened')));
+
+  // No-result states.
+  await page.getByRole('tab', { name: 'Search' }).click();
+  await page.getByLabel('Search file contents').fill('zzzznothing');
+  await expect(page.getByTestId('search-empty')).toBeVisible();
+  problems.push(...(await violations(page, 'search: no result')));
+  await page.getByRole('tab', { name: /Traffic/ }).click();
+  await page.getByLabel('Search messages').fill('zzzznothing');
+  problems.push(...(await violations(page, 'traffic: no match')));
+  await page.getByRole('tab', { name: /History/ }).click();
+  await page.getByLabel('Outcome').selectOption('denied');
+  await expect(page.getByTestId('history-empty')).toBeVisible();
+  problems.push(...(await violations(page, 'history: no match')));
+
+  // The ask prompt, over the window.
+  await page.getByRole('button', { name: `Options of ${path.basename(root)}` }).click();
+  await page.getByTestId('ask-before-read').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const client = await connectSdkClient(shelf.socketPath, 'a11y-client');
+  try {
+    const read = client.readResource({ uri: uriOf(root, 'tasks.md') }).catch(() => undefined);
+    await expect(page.getByRole('alertdialog')).toBeVisible();
+    problems.push(...(await violations(page, 'ask prompt')));
+    await expect(page.getByTestId('ask-allow-once')).toBeEnabled();
+    await page.getByTestId('ask-deny').click();
+    await read;
+  } finally {
+    await client.close();
+  }
   expect(problems).toEqual([]);
 });

@@ -131,6 +131,10 @@ test('the prompt shows who asks beyond the name it gives, takes no click in its 
     await expect(prompt).toContainText('Allow Claude Desktop 1.0.0 to read this file?');
     await expect(page.getByTestId('ask-who')).toContainText(/Client #\d+.*over the local socket.*20\d\d-\d\d-\d\d.*connected \d/);
     await expect(prompt).toContainText('The name is what the client calls itself');
+    // The countdown starts at the ask's own timeout (60 s), not at a second more; the focused default, Deny, is the one styled as the default.
+    await expect(prompt).toContainText('denied in 60 s.');
+    await expect(page.getByTestId('ask-deny')).toHaveClass(/btn-primary/);
+    await expect(page.getByTestId('ask-allow-once')).not.toHaveClass(/btn-primary/);
     // Just shown: the allow buttons take nothing, and a click on Deny is not taken either.
     await expect(page.getByTestId('ask-allow-once')).toBeDisabled();
     await expect(page.getByTestId('ask-allow-client')).toBeDisabled();
@@ -186,7 +190,7 @@ test('history: read marks in the tree, the file’s reads in the preview, a filt
 
   await page.getByRole('tab', { name: 'History' }).click();
   await expect(page.getByTestId('history-row')).toHaveCount(4);
-  await expect(page.getByTestId('history-total')).toContainText('4 reads kept');
+  await expect(page.getByTestId('history-total')).toContainText('4 entries kept');
   await expect(page.getByTestId('history-row').first()).toContainText('missing.md');
   await expect(page.getByTestId('history-row').first()).toHaveAttribute('data-outcome', 'error');
   await shoot(page, '09-history');
@@ -234,6 +238,6 @@ test('the empty history says what it will hold', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publish(page, openDir);
   await page.getByRole('tab', { name: 'History' }).click();
-  await expect(page.getByTestId('history-empty')).toContainText('No client has read a file yet.');
+  await expect(page.getByTestId('history-empty')).toContainText('No client has read or searched a file yet.');
   await shoot(page, '10-history-empty');
 });

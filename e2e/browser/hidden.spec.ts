@@ -30,7 +30,8 @@ test('the folder card counts what is hidden and explains each rule', async ({ pa
   await page.goto(shelf.url);
   await publishByPath(page, root);
   const card = page.getByTestId('folder-card');
-  await expect(card).toContainText('1 files');
+  await expect(card).toContainText('1 file ·');
+  await card.getByTestId('folder-disclosure').click();
   // dist/ (one folder), debug.log and server.log; .env and keys/id_rsa; .gitignore and .vscode/.
   await expect(card.getByTestId('hidden-count')).toHaveText('7 hidden');
   await card.getByTestId('hidden-count').click();

@@ -39,13 +39,14 @@ test('an empty file says so instead of showing a blank pane', async ({ page, she
 
 test('the same notice twice is counted on one toast, not stacked', async ({ page, shelf }) => {
   await page.goto(shelf.url);
-  const missing = path.join(root, 'nope');
+  await publishByPath(page, root);
+  await page.getByRole('tab', { name: /Traffic/ }).click();
   for (let i = 0; i < 3; i++) {
-    await publishByPath(page, missing);
+    await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSONL' }).click()]);
   }
   const toasts = page.getByRole('status').locator('.toast');
   await expect(toasts).toHaveCount(1);
-  await expect(toasts).toContainText('Folder not found');
+  await expect(toasts).toContainText('Exported 0 messages');
   await expect(toasts).toContainText('×3');
 });
 

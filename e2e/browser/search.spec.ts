@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { docx, pdfWithText } from '../../test/support/documents.js';
 import { makeTree } from '../../test/support/fixtures.js';
+import { connectWebApiAt } from '../../test/support/webApi.js';
 import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** Content search in the window: ranked hits with marked snippets, keyboard, and a jump to the line (in a document's text too). */
@@ -79,4 +80,37 @@ test('search file contents and documents, open a hit at its line', async ({ page
   await page.getByRole('tab', { name: 'Search' }).click();
   await page.getByLabel('Search file contents').fill('kingfisher');
   await expect(page.getByTestId('search-hit')).toHaveCount(1); // the watcher, then the index: within expect's deadline
+});
+
+test('a hit clicked while the folder’s listing is still loading opens the file, not “no longer published”', async ({ page, shelf }) => {
+  // Published before the page opens, and the page's listing replies held back: the tree stays empty, as in a big folder's first seconds.
+  const api = await connectWebApiAt(shelf.url);
+  try {
+    await api.call('addFolders', [root]);
+  } finally {
+    await api.close();
+  }
+  const held = new Set<number>();
+  await page.routeWebSocket(/\/api$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { id?: number; method?: string };
+      if (frame.method === 'listResources' && typeof frame.id === 'number') held.add(frame.id);
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { type?: string; id?: number };
+      if (frame.type === 'result' && typeof frame.id === 'number' && held.has(frame.id)) return;
+      ws.send(message);
+    });
+  });
+  await page.goto(shelf.url);
+  await page.getByRole('tab', { name: 'Search' }).click();
+  await page.getByLabel('Search file contents').fill('sanctuary');
+  await expect(page.getByTestId('search-hit')).toHaveCount(1, { timeout: 20_000 });
+  await expect(page.getByTestId('file-row')).toHaveCount(0);
+  await page.getByTestId('search-hit').click();
+  await expect(page.getByTestId('resource-uri')).toContainText('minutes.docx');
+  await expect(page.getByTestId('code-view')).toContainText('The otter sanctuary budget was approved.');
+  await expect(page.locator('.toast')).toHaveCount(0);
 });

@@ -28,7 +28,7 @@ test('a credentials folder and a link around a published folder are refused, say
     await publishByPath(page, path.join(home, 'docs', 'private'));
     await expect(page.getByTestId('folder-card')).toHaveCount(2);
     await publishByPath(page, path.join(home, 'docs-link'));
-    await expect(page.getByRole('status')).toContainText(`Holds ${path.join(home, 'docs', 'private')}, which is published on its own`);
+    await expect(page.getByTestId('path-problem')).toContainText(`Holds ${path.join(home, 'docs', 'private')}, which is published on its own`);
     await expect(page.getByTestId('folder-card')).toHaveCount(2);
     await shoot(page, '12-folder-refused');
   } finally {

@@ -51,11 +51,13 @@ test('a path typed with ~ is the home folder; a folder inside a published one is
   await page.getByLabel('Folder path').fill(`${root}/s`);
   await expect(page.getByTestId('path-suggestions').locator('option')).toHaveAttribute('value', `${root}/src/`);
   await publishByPath(page, '~/surely-not-a-folder-here');
-  await expect(page.getByRole('status')).toContainText(`${os.homedir()}/surely-not-a-folder-here`);
+  // Said at the field, not in a notice far from it.
+  await expect(page.getByTestId('path-problem')).toContainText(`${os.homedir()}/surely-not-a-folder-here`);
+  await expect(page.getByLabel('Folder path')).toHaveAttribute('aria-invalid', 'true');
   await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toHaveCount(1);
   await publishByPath(page, path.join(root, 'src'));
-  await expect(page.getByRole('status')).toContainText(`Already published as part of ${root}`);
+  await expect(page.getByTestId('path-problem')).toContainText(`Already published as part of ${root}`);
   await expect(page.getByTestId('folder-card')).toHaveCount(1);
 });
 
@@ -74,12 +76,13 @@ test('a tab without the key says to open the printed address; the key in the add
 test('add a folder by path and browse its files; a bad path gets a clear message', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publishByPath(page, path.join(root, 'nope'));
-  await expect(page.getByRole('status')).toContainText('Folder not found');
+  await expect(page.getByTestId('path-problem')).toContainText('Folder not found');
   await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toContainText('6 files');
   await expect(page.getByTestId('folder-card')).toContainText('Watching');
   await expect(page.getByRole('treeitem', { name: /^src/ })).toBeVisible();
-  await expect(page.getByTestId('file-row').filter({ hasText: 'package.json' })).toContainText('application/json');
+  // The tree shows name and size; the MIME type (cut to noise in a narrow column) is in the preview's header.
+  await expect(page.getByTestId('file-row').filter({ hasText: 'package.json' })).not.toContainText('application/json');
   await page.getByLabel('Filter files').fill('logo');
   await expect(page.getByTestId('file-row')).toHaveCount(1);
   await page.getByLabel('Filter files').fill('');
@@ -204,6 +207,8 @@ test('removing a folder takes it out of the tree and out of the client’s list'
     const client = await connectSdkClient(shelf.socketPath);
     try {
       expect((await client.listResources()).resources).toHaveLength(7);
+      // Remove is in the folder's row, opened.
+      await page.getByTestId('folder-card').filter({ hasText: path.basename(root) }).getByTestId('folder-disclosure').click();
       await page.getByRole('button', { name: `Remove ${path.basename(root)}` }).click();
       // A second click confirms; Cancel keeps it.
       const confirm = page.getByRole('group', { name: `Confirm removing ${path.basename(root)}` });
@@ -219,5 +224,34 @@ test('removing a folder takes it out of the tree and out of the client’s list'
     }
   } finally {
     await rm(other, { recursive: true, force: true });
+  }
+});
+
+test('a wrong key says so at once: no “Reconnecting…” while the server is there and refuses it', async ({ page, shelf }) => {
+  // Everything the status line ever said, from the first frame.
+  await page.addInitScript(() => {
+    const said: string[] = ((window as unknown as { said: string[] }).said = []);
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="topbar-status"]')?.textContent;
+      if (text && said.at(-1) !== text) said.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto(shelf.url.replace(/#token=.*$/, '#token=not-the-key'));
+  await expect(page.getByTestId('locked')).toBeVisible();
+  const said = await page.evaluate(() => (window as unknown as { said: string[] }).said);
+  expect(said.filter((s) => s.includes('Reconnecting'))).toEqual([]);
+});
+
+test('the Clients tab’s request count keeps up with what a client sends', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publishByPath(page, root);
+  const client = await connectSdkClient(shelf.socketPath, 'Counter');
+  try {
+    for (let i = 0; i < 12; i++) await client.listResources();
+    await page.getByRole('tab', { name: /Clients/ }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Counter' });
+    await expect.poll(async () => Number((await row.locator('td').last().textContent())?.replace(/\D/g, '')), { timeout: 10_000 }).toBeGreaterThanOrEqual(13);
+  } finally {
+    await client.close();
   }
 });

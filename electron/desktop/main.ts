@@ -200,7 +200,8 @@ async function start(): Promise<void> {
   tray.on('click', () => void showWindow());
   await refreshTray();
   await createWindow();
-  await askToPublish(folderArgs(process.argv));
+  // Paths on the command line are the shell's, relative to where the app was started (the window's field takes full paths only).
+  await askToPublish(folderArgs(process.argv).map((p) => path.resolve(p)));
 }
 
 /**
@@ -230,8 +231,8 @@ function runAsApp(): void {
     app.quit();
     return;
   }
-  app.on('second-instance', (_event, argv) => {
-    void askToPublish(folderArgs(argv));
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    void askToPublish(folderArgs(argv).map((p) => path.resolve(workingDirectory, p)));
   });
   app.on('window-all-closed', () => {
     // The server keeps running in the tray; Quit ends it.

@@ -1,11 +1,12 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
 
-import type { ModelReadRequest, SearchHit, ShelfApi } from '../../shared/shelfApi';
+import type { ModelReadRequest, ResourceInfo, SearchHit, ShelfApi } from '../../shared/shelfApi';
 import { snippetParts } from '../../shared/snippetMarks';
 import { AskPrompt } from './access/AskPrompt';
 import { HistoryPanel } from './access/HistoryPanel';
 import { useAccess } from './access/useAccess';
+import { useAskAlert } from './access/useAskAlert';
 import type { HostExtras } from './api/hostApi';
 import type { ConnectionState } from './api/wsClient';
 import { useShelfState } from './app/useShelfState';
@@ -14,6 +15,7 @@ import { ClientsPanel } from './clients/ClientsPanel';
 import { ConnectPanel } from './clients/ConnectPanel';
 import { useFolderDrop } from './drop/useFolderDrop';
 import { AddFolder } from './folders/AddFolder';
+import { filesLabel, shelfFiles } from './folders/folderCounts';
 import { FolderList } from './folders/FolderList';
 import { useFolderActions } from './folders/useFolderActions';
 import { Preview } from './preview/Preview';
@@ -40,6 +42,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const drop = useFolderDrop(api.pathForFile, actions.addPaths, notify);
   const traffic = useTraffic(api, live, status?.traffic.maxEntries);
   const access = useAccess(api, live, fail);
+  useAskAlert(access.asks);
   const [tab, setTab] = useState<Tab>('preview');
   // The sidebar's width is the person's: dragged, collapsed (button or Ctrl+B), and kept across reloads.
   const savedLayout = useDefaultLayout({ id: 'mcp-shelf-layout', storage: localStorage });
@@ -78,33 +81,46 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     },
     [actions, selected, resources, clearSelection],
   );
-  const { pick, addPaths, toggle: toggleFolder, setOptions: folderOptions } = actions;
-  const openUri = useCallback(
-    (uri: string) => {
+  const { pick, addPath, toggle: toggleFolder, setOptions: folderOptions } = actions;
+  /**
+   * The listed resource for a URI; while a folder's listing is still loading
+   * (a big folder, the first seconds) the server is asked about the file
+   * itself, so a search hit or a link opens at once rather than saying the
+   * file is gone. Null: it is not published.
+   */
+  const resourceFor = useCallback(
+    async (uri: string, hasText?: boolean): Promise<ResourceInfo | null> => {
       for (const list of resources.values()) {
         const found = list.find((r) => r.uri === uri);
-        if (found) return select(found);
+        if (found) return found;
       }
-      notify('warning', 'That file is no longer published.');
+      const read = await api.readResource(uri).catch(() => null);
+      if (!read?.ok) return null;
+      const name = decodeURIComponent(uri.replace(/^file:\/\//, ''));
+      const title = name.split('/').pop() ?? name;
+      const mimeType = read.result.contents[0]?.mimeType ?? 'application/octet-stream';
+      return { uri, name: title, title, mimeType, size: read.size, annotations: { lastModified: '' }, ...(hasText ? { hasText: true as const } : {}) };
     },
-    [resources, select, notify],
+    [api, resources],
+  );
+  const openUri = useCallback(
+    (uri: string) => {
+      void resourceFor(uri).then((found) => (found ? select(found) : notify('warning', 'That file is no longer published.')));
+    },
+    [resourceFor, select, notify],
   );
   const openHit = useCallback(
     (hit: SearchHit) => {
-      for (const list of resources.values()) {
-        const found = list.find((r) => r.uri === hit.fileUri);
-        if (found) {
-          selectFile(found);
-          // The snippet's first marked word goes into the preview's find box, at its place on the line.
-          const term = snippetParts(hit.snippet).find((p) => p.marked)?.text;
-          setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri, ...(term ? { term } : {}) });
-          setTab('preview');
-          return;
-        }
-      }
-      notify('warning', 'That file is no longer published.');
+      void resourceFor(hit.fileUri, hit.uri !== hit.fileUri).then((found) => {
+        if (!found) return notify('warning', 'That file is no longer published.');
+        selectFile(found);
+        // The snippet's first marked word goes into the preview's find box, at its place on the line.
+        const term = snippetParts(hit.snippet).find((p) => p.marked)?.text;
+        setFocus({ uri: hit.fileUri, line: hit.line, inText: hit.uri !== hit.fileUri, ...(term ? { term } : {}) });
+        setTab('preview');
+      });
     },
-    [resources, selectFile, notify],
+    [resourceFor, selectFile, notify],
   );
   const readText = useCallback((uri: string) => api.readResource(uri), [api]);
   const readForModel = useCallback((uri: string, request: ModelReadRequest) => api.readForModel(uri, request), [api]);
@@ -117,7 +133,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   }, []);
 
   const empty = folders !== null && folders.length === 0;
-  const totalFiles = useMemo(() => [...resources.values()].reduce((n, l) => n + l.length, 0), [resources]);
+  // The same numbers as the folder rows (the server's counts), not the pages of the tree loaded so far.
+  const shelfTotal = shelfFiles(folders);
 
   return (
     <div className="app" {...drop.handlers}>
@@ -133,14 +150,14 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           <span className={`dot ${connection === 'open' ? 'dot-watching' : 'dot-missing'}`} aria-hidden="true" />
           {connection === 'open' ? (
             <span>
-              Serving {totalFiles.toLocaleString()} files · {clients.length} {clients.length === 1 ? 'client' : 'clients'}
+              Serving {shelfTotal === null ? 'files (counting…)' : filesLabel(shelfTotal)} · {clients.length} {clients.length === 1 ? 'client' : 'clients'}
             </span>
           ) : connection === 'locked' ? (
             <span data-testid="locked">
               This tab has no key to MCP Shelf. Open the address <code>mcp-shelf serve --ui</code> printed (after a restart it prints a new one).
             </span>
           ) : (
-            <span>Reconnecting to MCP Shelf…</span>
+            <span>{connection === 'connecting' ? 'Connecting to MCP Shelf…' : 'Reconnecting to MCP Shelf…'}</span>
           )}
         </div>
         <span className="spacer" />
@@ -176,7 +193,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
           <div className="sidebar-head">
             <h2>Folders</h2>
             {/* Not before the folders are known: the empty window has its own field, and text typed into one that is then replaced would be lost. */}
-            {folders !== null && !empty && <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} />}
+            {folders !== null && !empty && <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} />}
           </div>
           {folders && folders.length > 0 && (
             <>
@@ -229,7 +246,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                     read.
                   </p>
                   <p className="muted">{host?.nativePicker ? 'Drop folders anywhere on this window, or' : 'Type the path of a folder to publish (~ is your home folder):'}</p>
-                  <AddFolder host={host} onPick={pick} onAddPath={(p) => addPaths([p])} complete={completePath} autoFocus />
+                  <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} autoFocus />
                   <p className="muted small">
                     Then connect a client: the <strong>Connect a client</strong> tab has the config for Claude Desktop, VS Code, Cursor and Claude Code.
                   </p>
@@ -258,6 +275,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                   openSettings={() => setSettingsAt('reads')}
                   focus={focus?.uri === selected.uri ? focus : undefined}
                   resource={selected}
+                  hasText={selected.hasText === true}
                   preview={preview}
                   loading={reading}
                   access={access.byUri.get(selected.uri)}
@@ -291,7 +309,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                 openRetention={() => setSettingsAt('history')}
               />
             )}
-            {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} />}
+            {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} listClients={api.listClients} />}
             {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
           </div>
         </main>

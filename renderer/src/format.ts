@@ -21,10 +21,23 @@ export function formatClock(t: number): string {
 /** "today 14:03", "yesterday 09:12", or a date and time: when something happened, for people. */
 export function formatWhen(t: number, now = Date.now()): string {
   const d = new Date(t);
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   const day = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
   const days = Math.round((day(new Date(now)) - day(d)) / 86_400_000);
   if (days === 0) return `today ${time}`;
   if (days === 1) return `yesterday ${time}`;
   return `${d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })} ${time}`;
+}
+
+/**
+ * A log line's time: 24-hour with seconds (the same clock as Traffic's, so
+ * a History row can be matched to its messages), the day before it when
+ * not today.
+ */
+export function formatStamp(t: number, now = Date.now()): string {
+  const d = new Date(t);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  if (new Date(now).toDateString() === d.toDateString()) return time;
+  return `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }

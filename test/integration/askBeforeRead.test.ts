@@ -3,8 +3,10 @@ import { rm } from 'node:fs/promises';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 
 import { ErrorCodes } from '../../shared/errorCodes.js';
+import { webApiProtocols } from '../../shared/shelfApi.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { CLI, connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 import { connectWebApi, type WebApi } from '../support/webApi.js';
@@ -53,6 +55,37 @@ describe('ask before read', () => {
       await shelf.stop();
     }
   });
+
+  it('a window that went silent (its browser gone without closing the socket) stops counting: reads are refused at once, not after the ask timeout', async () => {
+    const shelf = await startShelf([asked], ['--ask-before-read', '--ui', '--ui-port', '0']);
+    const address = new URL(await eventually(() => /window: (\S+)/.exec(shelf.stderr())?.[1], 10_000, 'the window address'));
+    const token = new URLSearchParams(address.hash.slice(1)).get('token') ?? '';
+    // A tab whose machine went to sleep: the socket stays open, nothing answers the server's pings.
+    const silent = new WebSocket(`ws://${address.host}/api`, webApiProtocols(token), { origin: `http://${address.host}`, autoPong: false });
+    await new Promise<void>((resolve, reject) => {
+      silent.once('open', () => resolve());
+      silent.once('error', reject);
+    });
+    const client = await connectSdkClient(shelf.socketPath);
+    try {
+      // Within a few heartbeats the read is refused for want of a window; before, it waited out the 60 s ask.
+      const started = Date.now();
+      const outcome = await eventually(
+        async () => {
+          const settled = await Promise.race([failure(client.readResource({ uri: uriOf(asked, 'secret.md') })), new Promise<null>((r) => setTimeout(() => r(null), 2000))]);
+          return settled === `${ErrorCodes.readNotAllowed}:no-window` ? settled : null;
+        },
+        30_000,
+        'a refusal for want of a window',
+      );
+      expect(outcome).toBe(`${ErrorCodes.readNotAllowed}:no-window`);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      silent.terminate();
+      await client.close();
+      await shelf.stop();
+    }
+  }, 60_000);
 
   describe('with the window open', () => {
     let shelf: ShelfProcess;

@@ -148,14 +148,16 @@ describe('the in-chat app', () => {
     const api = await connectWebApi(shelf);
     const page = await eventually(async () => {
       const p = await api.call('queryHistory', { client: 'App Host' });
-      return p.entries.length >= 4 ? p : null;
+      return p.entries.length >= 5 ? p : null;
     });
     await api.close();
-    expect(page.entries.map((e) => [e.via, e.uri, e.outcome]).reverse()).toEqual([
-      ['app', uriOf(root, 'notes/plan.md'), 'ok'],
-      ['app', uriOf(root, '.env'), 'error'],
-      ['app', 'file:///etc/passwd', 'error'],
-      ['app', uriOf(root, '../outside.txt'), 'error'],
+    expect(page.entries.map((e) => [e.via, e.uri, e.outcome, e.failure ?? e.search?.query]).reverse()).toEqual([
+      ['app', uriOf(root, 'notes/plan.md'), 'ok', undefined],
+      ['app', uriOf(root, '.env'), 'error', 'secret'],
+      ['app', 'file:///etc/passwd', 'error', 'outside'],
+      ['app', uriOf(root, '../outside.txt'), 'error', 'outside'],
+      // The person's search in the app gives it snippets: filed too, as the app's.
+      ['app', '', 'ok', 'milk'],
     ]);
   });
 

@@ -4,13 +4,14 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { fileUriOfText } from '../../../shared/documentUris.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
-import type { AccessEntry, DeliverySettings } from '../../../shared/shelfApi.js';
+import { failureOfError, type ReadFailure } from '../../../shared/readFailure.js';
+import type { AccessEntry, AccessSearch, DeliverySettings } from '../../../shared/shelfApi.js';
 import { type DeliveryProfile, profileFor } from '../delivery/clientProfiles.js';
 import type { ModelReader, ReadToolArgs } from '../delivery/modelRead.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
-import { joinRel } from '../library/uriPath.js';
+import { joinRel, uriToPath } from '../library/uriPath.js';
 import type { Grep } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
@@ -28,6 +29,8 @@ export interface ClientReadsOptions {
   askingFolder?: (realFile: string) => { root: string; realRoot: string } | null;
   /** Whether any folder asks (checked first, so reads elsewhere skip the lookup). */
   anyAsks?: () => boolean;
+  /** Whether a turned-off folder holds this path (a read there is "folder off", not "outside"). */
+  folderOff?: (absPath: string) => boolean;
   /** Told of each entry as it is recorded (the window's live history). */
   recorded?: (entry: AccessEntry) => void;
   /** The full-text index the search tool answers from (absent: search is off). */
@@ -149,7 +152,7 @@ export class ClientReads {
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: Described | { error: unknown }): void {
     const history = this.options.history;
     if (!history) return;
-    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown } }) : null;
+    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown; uri?: unknown } }) : null;
     const reason = failed?.data?.reason;
     const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
     const draft: EntryDraft = {
@@ -168,6 +171,7 @@ export class ClientReads {
       errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
       detail: 'detail' in outcome ? (outcome.detail ?? null) : null,
       ...(typeof reason === 'string' ? { errorReason: reason } : {}),
+      ...(failed ? { failure: this.failureOf(fileUri, code, reason, failed) } : {}),
     };
     // What a client can make at will (not found, refused without asking anyone): folded per connection.
     if (isNoise(draft)) this.noise.noise(who.connectionId, draft);
@@ -175,6 +179,52 @@ export class ClientReads {
       this.noise.real(who.connectionId);
       this.write(draft);
     }
+  }
+
+  /**
+   * Why a read failed, for the owner: a client is told "not found" alike for
+   * what is missing, outside, hidden or ignored; the history says which.
+   */
+  failureOf(fileUri: string, code: number | null, reason: unknown, error?: { data?: { uri?: unknown } }): ReadFailure {
+    const failure = failureOfError(code, reason);
+    if (failure !== 'not-found') return failure;
+    // -32602 is also "bad arguments": only an error naming a URI is a not-found.
+    if (error && typeof error.data?.uri !== 'string') return 'invalid';
+    const why = this.library.explainMissing(fileUri);
+    if (why === 'outside') {
+      const p = uriToPath(fileUri);
+      if (p !== null && this.options.folderOff?.(p)) return 'folder-off';
+    }
+    return why;
+  }
+
+  /**
+   * A client's search (search_resources, grep_resources): recorded like a
+   * read, since it gives the client snippets of files. Ask-before-read
+   * folders are not searched for clients, so nothing here needs asking.
+   */
+  recordSearch(who: Requester, via: AccessEntry['via'], tool: AccessSearch['tool'], query: string, outcome: { hits: number } | { error: unknown }): void {
+    if (!this.options.history) return;
+    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown } }) : null;
+    const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
+    this.noise.real(who.connectionId);
+    this.write({
+      time: Date.now(),
+      client: who.name,
+      clientVersion: who.version,
+      protocolVersion: who.protocolVersion,
+      transport: who.transport,
+      via,
+      uri: '',
+      folder: null,
+      size: null,
+      outcome: failed ? 'error' : 'ok',
+      errorCode: code,
+      errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
+      detail: null,
+      search: { tool, query: query.slice(0, 200), hits: 'hits' in outcome ? outcome.hits : 0 },
+      ...(failed ? { failure: code === ErrorCodes.invalidParams ? ('invalid' as const) : ('error' as const) } : {}),
+    });
   }
 
   private write(draft: EntryDraft): void {

@@ -89,6 +89,8 @@ function matches(e: AccessEntry, q: HistoryQuery): boolean {
     (q.folder === undefined || e.folder === q.folder) &&
     (q.uri === undefined || e.uri === q.uri) &&
     (q.outcome === undefined || e.outcome === q.outcome) &&
+    (q.failure === undefined || e.failure === q.failure) &&
+    (q.kind === undefined || (q.kind === 'search') === (e.search !== undefined)) &&
     (q.since === undefined || e.time >= q.since) &&
     (q.until === undefined || e.time <= q.until)
   );
@@ -162,7 +164,7 @@ const fileOf = (e: AccessEntry): string => fileUriOfText(e.uri) ?? e.uri;
 
 /** Counts one successful read in a per-file map. */
 function addRead(perFile: Map<string, FileAccess>, e: AccessEntry): void {
-  if (e.outcome === 'ok') addReads(perFile, fileOf(e), 1, e.time, e.client);
+  if (e.outcome === 'ok' && !e.search) addReads(perFile, fileOf(e), 1, e.time, e.client);
 }
 
 /** Adds `n` (or takes back) entries of a client; a client with none left is forgotten. */
@@ -315,6 +317,8 @@ export class HistoryStore {
       detail: cut(entry.detail ?? null),
       ...(entry.errorReason !== undefined ? { errorReason: entry.errorReason.slice(0, 64) } : {}),
       ...(entry.repeated !== undefined ? { repeated: entry.repeated } : {}),
+      ...(entry.failure !== undefined ? { failure: entry.failure } : {}),
+      ...(entry.search !== undefined ? { search: { tool: entry.search.tool, query: keptString(entry.search.query, 200), hits: entry.search.hits } } : {}),
     };
     if (this.closed) return e;
     if (isNoise(e)) {
@@ -425,10 +429,10 @@ export class HistoryStore {
       format === 'jsonl'
         ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
         : stringify(
-            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorReason ?? null, e.errorMessage, e.repeated ?? 1, e.detail ?? null]),
+            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorReason ?? null, e.errorMessage, e.repeated ?? 1, e.detail ?? null, e.failure ?? null, e.search ? `${e.search.tool} ${e.search.query}` : null]),
             {
               header: true,
-              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorReason', 'errorMessage', 'reads', 'detail'],
+              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorReason', 'errorMessage', 'reads', 'detail', 'failure', 'search'],
               // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
               escape_formulas: true,
               // Where the list separator is ";" (many locales), an unquoted `x;=1+1;` splits into cells and the middle one is a formula.
@@ -514,7 +518,7 @@ export class HistoryStore {
   private count(e: AccessEntry, sign: 1 | -1): void {
     addClient(this.perClient, e.client, sign);
     if (sign === 1) return addRead(this.perFile, e);
-    if (e.outcome !== 'ok') return;
+    if (e.outcome !== 'ok' || e.search) return;
     const known = this.perFile.get(fileOf(e));
     if (known && --known.reads <= 0) this.perFile.delete(known.uri);
   }

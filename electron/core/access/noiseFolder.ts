@@ -28,9 +28,9 @@ export interface NoiseFolderOptions {
 interface Run {
   /** Written one by one in this run. */
   shown: number;
-  /** Folded since the last summary, and the last of them. */
+  /** Folded since the last summary, and per reason (outside, secret, not found…: a few at most) how many and the last of them. */
   folded: number;
-  last: EntryDraft | null;
+  byReason: Map<string, { count: number; last: EntryDraft }>;
   firstFoldedAt: number;
   lastNoiseAt: number;
   timer: NodeJS.Timeout | null;
@@ -67,7 +67,7 @@ export class NoiseFolder {
     if (run && run.folded === 0 && entry.time - run.lastNoiseAt > this.windowMs) run.shown = 0;
     if (!run) {
       if (this.runs.size >= MAX_RUNS) this.end(this.runs.keys().next().value as number);
-      run = { shown: 0, folded: 0, last: null, firstFoldedAt: 0, lastNoiseAt: 0, timer: null };
+      run = { shown: 0, folded: 0, byReason: new Map(), firstFoldedAt: 0, lastNoiseAt: 0, timer: null };
       this.runs.set(connectionId, run);
     }
     run.lastNoiseAt = entry.time;
@@ -81,7 +81,13 @@ export class NoiseFolder {
       run.timer = setTimeout(() => this.summarize(connectionId), this.windowMs);
       run.timer.unref();
     }
-    run.last = entry;
+    // Folded by reason, so the summary still says which were outside, which hidden, which simply not there.
+    const reason = entry.failure ?? entry.errorReason ?? '';
+    const same = run.byReason.get(reason);
+    if (same) {
+      same.count++;
+      same.last = entry;
+    } else run.byReason.set(reason, { count: 1, last: entry });
   }
 
   /** A real read (found, or refused for a real reason) by this connection: the noise before it is written first, and the run ends. */
@@ -104,21 +110,23 @@ export class NoiseFolder {
     this.runs.delete(connectionId);
   }
 
-  /** Writes the run's folded reads as one entry (the last of them, standing for all). */
+  /** Writes the run's folded reads as one entry per reason (the last of them, standing for all). */
   private summarize(connectionId: number): void {
     const run = this.runs.get(connectionId);
     if (!run) return;
     if (run.timer) clearTimeout(run.timer);
     run.timer = null;
-    const { last, folded, firstFoldedAt } = run;
+    const { byReason, folded, firstFoldedAt } = run;
     run.folded = 0;
-    run.last = null;
-    if (!last || folded === 0) return;
+    run.byReason = new Map();
+    if (folded === 0) return;
     const since = new Date(firstFoldedAt).toISOString();
-    this.options.write({
-      ...last,
-      repeated: folded,
-      errorMessage: `${folded} more like this in a row since ${since}, kept as one entry (the last of them is shown): ${last.errorMessage ?? ''}`,
-    });
+    for (const { count, last } of byReason.values()) {
+      this.options.write({
+        ...last,
+        repeated: count,
+        errorMessage: `${count} more like this in a row since ${since}, kept as one entry (the last of them is shown): ${last.errorMessage ?? ''}`,
+      });
+    }
   }
 }

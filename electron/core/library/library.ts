@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { LIST_PAGE_SIZE } from '../../../shared/errorCodes.js';
+import type { ReadFailure } from '../../../shared/readFailure.js';
 import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
@@ -66,6 +67,9 @@ const MAX_COMPLETIONS = 100;
  */
 /** URIs whose mapped path is remembered; the map starts over when full. */
 const URI_CACHE_SIZE = 4096;
+
+/** Directory levels of a missing path whose rules explainMissing looks at (then the whole path). */
+const MAX_EXPLAIN_LEVELS = 64;
 
 export class Library {
   private readonly folders: PublishedFolder[] = [];
@@ -229,6 +233,34 @@ export class Library {
       }
     }
     return found;
+  }
+
+  /**
+   * Why a URI names no published file, for the owner (History and Traffic):
+   * outside every folder, hidden by a rule (and which), its folder off, or
+   * simply not there. Only called for failed reads; costs a rules check per
+   * directory level of the path.
+   */
+  explainMissing(uri: string): Extract<ReadFailure, 'outside' | 'secret' | 'hidden' | 'ignored' | 'folder-off' | 'not-found' | 'invalid'> {
+    const p = this.pathOf(fileUriOfText(uri) ?? uri);
+    if (p === null) return 'invalid';
+    let best: { folder: PublishedFolder; rel: string } | null = null;
+    for (const folder of this.folders) {
+      for (const root of folder.realRoot === folder.root ? [folder.root] : [folder.realRoot, folder.root]) {
+        const rel = relativeBelow(root, p);
+        if (rel !== null && (!best || rel.length < best.rel.length)) best = { folder, rel };
+      }
+    }
+    if (!best) return 'outside';
+    if (best.folder.state === 'missing' || best.folder.state === 'stopped') return 'folder-off';
+    // A client picks the path: its first levels and the whole are looked at, never thousands of prefixes of a made-up deep one.
+    const parts = best.rel.split('/');
+    const levels = parts.length <= MAX_EXPLAIN_LEVELS ? parts.map((_, i) => i + 1) : [...Array.from({ length: MAX_EXPLAIN_LEVELS }, (_, i) => i + 1), parts.length];
+    for (const n of levels) {
+      const rule = best.folder.rules.excludedBy(parts.slice(0, n).join('/'), n < parts.length, n <= MAX_EXPLAIN_LEVELS);
+      if (rule) return rule === 'secret' ? 'secret' : rule === 'dotfile' ? 'hidden' : 'ignored';
+    }
+    return 'not-found';
   }
 
   /** uriToPath is pure, and clients read the same URIs again and again: its answers are kept (bounded). */

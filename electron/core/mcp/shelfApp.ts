@@ -5,7 +5,7 @@ import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprot
 import * as z from 'zod';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
-import type { SearchHit } from '../../../shared/shelfApi.js';
+import type { AccessEntry, SearchHit } from '../../../shared/shelfApi.js';
 import { APP_TOOLS, APP_URI, type AppSearchHit, type AppSearchResult, BROWSE_TOOL, type BrowseResult } from '../../../shared/shelfApp.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
@@ -148,7 +148,7 @@ export async function callAppTool(reads: ClientReads, who: Requester, name: stri
       }
       case APP_TOOLS.search: {
         const a = parse(SearchArgs, args, name);
-        const found = await search(reads, who, a.query, a.folder, a.cursor, 50);
+        const found = await search(reads, who, a.query, a.folder, a.cursor, 50, 'app');
         return found.ok ? structured(found.result, `${found.result.hits.length} result(s)`) : found.error;
       }
       case APP_TOOLS.read:
@@ -173,8 +173,10 @@ async function search(
   folder: string | undefined,
   cursor: string | undefined,
   maxResults: number,
+  via: AccessEntry['via'] = 'tool',
 ): Promise<{ ok: true; result: AppSearchResult } | { ok: false; error: CallToolResult }> {
-  const result = await callShelfTool(reads, who, 'search_resources', { query, ...(folder ? { folder } : {}), ...(cursor ? { cursor } : {}), maxResults });
+  // Filed in the history as the app's when the person searched in it, as the model's (browse_shelf) otherwise.
+  const result = await callShelfTool(reads, who, 'search_resources', { query, ...(folder ? { folder } : {}), ...(cursor ? { cursor } : {}), maxResults }, via);
   if (result.isError) return { ok: false, error: result };
   const s = result.structuredContent as { results?: SearchHit[]; nextCursor?: string; indexing?: boolean; notSearched?: string[] } | undefined;
   const hits: AppSearchHit[] = [];

@@ -195,14 +195,23 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
       const index = reads.search;
       if (!index) throw ShelfError.invalidParams('Full-text search is off on this shelf (the search index setting)');
       const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
-      const page = await index.search(a.query, {
-        ...(inFolder ? { folder: inFolder } : {}),
-        ...(a.glob ? { glob: a.glob } : {}),
-        ...(a.cursor ? { cursor: a.cursor } : {}),
-        limit: a.maxResults ?? 20,
-        // Ask-before-read folders are not searched: their text reaches a client only through a read the person allowed.
-        skipFolder: (root) => reads.asks(root),
-      });
+      // A search gives the client snippets of files: it goes in the access history like a read.
+      const page = await index
+        .search(a.query, {
+          ...(inFolder ? { folder: inFolder } : {}),
+          ...(a.glob ? { glob: a.glob } : {}),
+          ...(a.cursor ? { cursor: a.cursor } : {}),
+          limit: a.maxResults ?? 20,
+          // Ask-before-read folders are not searched: their text reaches a client only through a read the person allowed.
+          skipFolder: (root) => reads.asks(root),
+        })
+        .then(
+          (p) => (reads.recordSearch(who, via, 'search_resources', a.query, { hits: p.hits.length }), p),
+          (error: unknown) => {
+            reads.recordSearch(who, via, 'search_resources', a.query, { error });
+            throw error;
+          },
+        );
       const lines = page.hits.map((h) => `${h.uri} (score ${h.score})\n  ${h.line}: ${h.snippet}`);
       const notes = [
         page.nextCursor ? `More results: call search_resources again with cursor "${page.nextCursor}" (and the same query).` : '',
@@ -241,7 +250,13 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
         budget: profile.textBudget,
         ...(a.cursor ? { cursor: a.cursor } : {}),
         skipFolder: (root) => reads.asks(root),
-      });
+      }).then(
+        (p) => (reads.recordSearch(who, via, 'grep_resources', a.pattern, { hits: p.matches }), p),
+        (error: unknown) => {
+          reads.recordSearch(who, via, 'grep_resources', a.pattern, { error });
+          throw error;
+        },
+      );
       return {
         content: [{ type: 'text', text: grepText(a.pattern, a.ignoreCase ?? false, page) }, ...links(profile, page.files)],
         structuredContent: {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 
+import { READ_FAILURE_NAMES } from '../../../shared/readFailure.js';
 import type { HistoryQuery, ShelfMethodName, TrafficQuery } from '../../../shared/shelfApi.js';
 
 /**
@@ -30,6 +31,7 @@ const TrafficQueryArg = z
     connectionId: z.number().int().nullish(),
     method: z.string().max(200).nullish(),
     errorsOnly: z.boolean().nullish(),
+    failure: z.enum(READ_FAILURE_NAMES).nullish(),
     text: z.string().max(1000).nullish(),
     afterSeq: z.number().int().nullish(),
     limit: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullish(),
@@ -45,6 +47,8 @@ const HistoryQueryArg = z
     folder: z.string().max(4096).nullish(),
     uri: z.string().max(16384).nullish(),
     outcome: z.enum(['ok', 'denied', 'error']).nullish(),
+    failure: z.enum(READ_FAILURE_NAMES).nullish(),
+    kind: z.enum(['read', 'search']).nullish(),
     since: z.number().nullish(),
     until: z.number().nullish(),
     beforeSeq: z.number().int().nullish(),

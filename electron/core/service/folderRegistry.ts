@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { AddFoldersResult, FolderInfo, FolderOptions, ResourcePage } from '../../../shared/shelfApi.js';
+import { documentKind } from '../documents/documentKinds.js';
 import { folderProblem, type Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { credentialsRootProblem, type RuleOptions } from '../library/rules.js';
@@ -120,6 +121,11 @@ export class FolderRegistry {
     return best;
   }
 
+  /** Whether a turned-off folder holds this path (for History: "folder off" rather than "outside"). */
+  holdsOff(absPath: string): boolean {
+    return this.folders.some((f) => !f.options.enabled && (holds(f.path, absPath) || holds(this.realOf(f), absPath)));
+  }
+
   /** Where a folder really is: the published folder's pinned root, else what was found when it was added. */
   private realOf(f: ManagedFolder): string {
     return f.published && f.published.state !== 'missing' ? f.published.realRoot : (f.real ?? f.path);
@@ -164,7 +170,13 @@ export class FolderRegistry {
         result.refused.push({ path: String(raw), reason: 'Not a path' });
         continue;
       }
-      const abs = path.resolve(expandHome(raw.trim()));
+      // A relative path would be taken from wherever the server was started, which the person at the window cannot see: refused, saying what works.
+      const given = expandHome(raw.trim());
+      if (!path.isAbsolute(given)) {
+        result.refused.push({ path: raw.trim(), reason: `Not a full path: give one that starts with ${path.sep === '/' ? '/' : 'a drive (C:\\)'} or ~ (your home folder)` });
+        continue;
+      }
+      const abs = path.resolve(given);
       const problem = (await folderProblem(abs)) ?? (await rootProblem(abs));
       if (problem) {
         result.refused.push({ path: abs, reason: problem });
@@ -241,8 +253,10 @@ export class FolderRegistry {
   resources(folderPath: string, cursor: string | undefined): ResourcePage {
     const f = this.find(folderPath);
     if (!f.published) return { resources: [] };
-    // The window lists files only; it shows a document's text in the file's preview.
-    return this.library.listResources(cursor, 1000, f.path, undefined, false) as ResourcePage;
+    // The window lists files only; it shows a document's text in the file's preview (and opens it there).
+    const page = this.library.listResources(cursor, 1000, f.path, undefined, false) as ResourcePage;
+    if (this.library.documentsOn) for (const r of page.resources) if (documentKind(r.name)) r.hasText = true;
+    return page;
   }
 
   /**

@@ -150,7 +150,7 @@ export class ShelfService implements ShelfMethods {
   private folderTimer: NodeJS.Timeout | null = null;
   private readonly unsubscribers: Array<() => void> = [];
   /** Windows showing the shelf (the Electron window, browser tabs): asks need one. */
-  private windows = 0;
+  private readonly windows = new Set<() => boolean>();
   private accessBatch: AccessEntry[] = [];
   private accessTimer: NodeJS.Timeout | null = null;
   private statusTimer: NodeJS.Timeout | null = null;
@@ -171,10 +171,18 @@ export class ShelfService implements ShelfMethods {
       documents: this.documents,
       clientsBusy: () => this.clientsBusy(),
     });
-    this.traffic = new TrafficLog({ maxEntries: settings.log.maxEntries, maxBytes: settings.log.maxBytes });
+    this.traffic = new TrafficLog({
+      maxEntries: settings.log.maxEntries,
+      maxBytes: settings.log.maxBytes,
+      explain: (uri, code, reason) => this.reads.failureOf(uri, code, reason, { data: { uri } }),
+    });
     this.gate = new AskGate({
       timeoutMs: () => this.settings.askTimeoutSeconds * 1000,
-      windows: () => this.windows,
+      windows: () => {
+        let n = 0;
+        for (const answering of this.windows) if (answering()) n++;
+        return n;
+      },
       changed: (asks) => this.emit('asks', asks),
     });
     this.folders = new FolderRegistry(this.library, {
@@ -202,6 +210,7 @@ export class ShelfService implements ShelfMethods {
       asks: (root) => this.folders.asks(root),
       askingFolder: (realFile) => this.folders.askingFolder(realFile),
       anyAsks: () => this.folders.anyAsks,
+      folderOff: (absPath) => this.folders.holdsOff(absPath),
       recorded: (entry) => this.accessRecorded(entry),
     }));
     this.hub = new ConnectionHub(this.library, {
@@ -306,17 +315,23 @@ export class ShelfService implements ShelfMethods {
 
   /**
    * A window that can answer asks opened; call the returned function when it
-   * closes. With none open, reads from ask-before-read folders are refused.
+   * closes. With none open (or none answering: `answering`), reads from
+   * ask-before-read folders are refused.
    */
-  attachWindow(): () => void {
-    this.windows++;
+  attachWindow(answering: () => boolean = () => true): () => void {
+    this.windows.add(answering);
     let attached = true;
     return () => {
       if (!attached) return;
       attached = false;
-      this.windows--;
+      this.windows.delete(answering);
       this.gate.windowsChanged();
     };
+  }
+
+  /** A window stopped answering (its browser went quiet): reads waiting on it are refused now if no other can answer. */
+  windowsChanged(): void {
+    this.gate.windowsChanged();
   }
 
   /**
@@ -543,8 +558,8 @@ export class ShelfService implements ShelfMethods {
     return search.search(query, {
       ...(folder ? { folder: (root: string) => root === folder } : {}),
       ...(options?.cursor ? { cursor: options.cursor } : {}),
+      // The owner's own search covers ask-before-read folders too: asking is about clients, not the owner.
       limit: options?.limit ?? 50,
-      skipFolder: (root) => this.folders.asks(root),
     });
   }
 

@@ -1,3 +1,4 @@
+import type { ReadFailure } from '../../../shared/readFailure.js';
 import type { TrafficEntry, TrafficKind, TrafficQuery } from '../../../shared/shelfApi.js';
 import { keptString } from '../clientMemory/keptString.js';
 import { MAX_LOGGED_STRING, truncateForLog } from './truncate.js';
@@ -7,6 +8,8 @@ export interface TrafficLogOptions {
   maxBytes: number;
   /** Subscribers get new entries in one batch per interval, not one call per message. */
   batchMs?: number;
+  /** Why an error reply to a read failed, for the owner (the client's "not found" may be outside, hidden, ignored…). */
+  explain?: (uri: string, code: number | null, reason: unknown) => ReadFailure;
 }
 
 type Message = Record<string, unknown>;
@@ -107,15 +110,19 @@ export class TrafficLog {
     let errorCode: number | null = null;
     let errorMessage: string | null = null;
     let durationMs: number | null = null;
+    let failure: ReadFailure | null = null;
 
     if (m === null) {
       kind = 'error';
       errorMessage = message === null ? 'Not JSON' : 'Not a JSON-RPC object';
     } else if (m.error && typeof m.error === 'object') {
       kind = 'error';
-      const err = m.error as { code?: unknown; message?: unknown };
+      const err = m.error as { code?: unknown; message?: unknown; data?: { uri?: unknown; reason?: unknown } };
       errorCode = typeof err.code === 'number' ? err.code : null;
       errorMessage = typeof err.message === 'string' ? keptString(err.message, MAX_LOGGED_STRING, '…') : null;
+      // Only errors we sent about a file (they name its URI) get a reason; errors are few, so this costs nothing on reads that work.
+      const uri = err.data?.uri;
+      if (direction === 'out' && typeof uri === 'string' && uri.length <= 8192 && this.options.explain) failure = this.options.explain(uri, errorCode, err.data?.reason);
     } else if ('result' in m) {
       kind = 'response';
     } else if (method !== null && hasId) {
@@ -166,6 +173,7 @@ export class TrafficLog {
       truncated: kept.truncated,
     };
     if (detail) entry.detail = detail;
+    if (failure) entry.failure = failure;
     this.entries.push(entry);
     this.bytes += entryCost(entry);
     this.trim();
@@ -195,6 +203,7 @@ export class TrafficLog {
       if (q.connectionId !== undefined && e.connectionId !== q.connectionId) continue;
       if (q.method !== undefined && e.method !== q.method) continue;
       if (q.errorsOnly && e.kind !== 'error') continue;
+      if (q.failure !== undefined && e.failure !== q.failure) continue;
       if (text && !(e.method ?? '').toLowerCase().includes(text) && !e.payload.toLowerCase().includes(text)) continue;
       out.push(e);
     }

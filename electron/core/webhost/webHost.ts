@@ -30,6 +30,19 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
+/**
+ * Each tab is pinged this often. One that has not answered for
+ * SILENT_AFTER_MS (its browser killed, the machine asleep, the network
+ * gone, with the socket never closed) no longer counts as a window that can
+ * answer an ask, so a client's read is refused at once instead of waiting
+ * out the ask's timeout; past DROP_AFTER_MS it is dropped. A tab whose page
+ * is merely busy for a few seconds (the browser reads its socket only as the
+ * page takes messages) is not cut off.
+ */
+const HEARTBEAT_MS = 5000;
+const SILENT_AFTER_MS = 15_000;
+const DROP_AFTER_MS = 60_000;
+
 /** A client this far behind on traffic frames is skipped until it catches up (it can re-query). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -116,9 +129,28 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
   });
 
+  const lastPong = new WeakMap<WebSocket, number>();
+  const heartbeat = setInterval(() => {
+    const now = Date.now();
+    let wentSilent = false;
+    for (const client of wss.clients) {
+      const quiet = now - (lastPong.get(client) ?? now);
+      if (quiet > DROP_AFTER_MS) {
+        client.terminate(); // its 'close' detaches the window
+        continue;
+      }
+      if (quiet > SILENT_AFTER_MS && quiet <= SILENT_AFTER_MS + HEARTBEAT_MS) wentSilent = true;
+      client.ping();
+    }
+    if (wentSilent) service.windowsChanged();
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
   const serveSocket = (ws: WebSocket) => {
     // An open tab can answer asks (ask-before-read folders).
-    const detach = service.attachWindow();
+    lastPong.set(ws, Date.now());
+    ws.on('pong', () => lastPong.set(ws, Date.now()));
+    const detach = service.attachWindow(() => Date.now() - (lastPong.get(ws) ?? 0) <= SILENT_AFTER_MS);
     const send = (frame: WireFrame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
@@ -159,6 +191,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     token,
     async close() {
+      clearInterval(heartbeat);
       for (const client of wss.clients) client.terminate();
       wss.close();
       server.closeAllConnections();

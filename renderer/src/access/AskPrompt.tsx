@@ -12,7 +12,7 @@ export const ARM_DELAY_MS = 500;
 /** "connected 14:03:12" (today) or with the date: when the requester's connection began. */
 function since(t: number, now: number): string {
   const d = new Date(t);
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
   return new Date(now).toDateString() === d.toDateString() ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
@@ -30,6 +30,8 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
   const ask = asks[0];
   const [now, setNow] = useState(Date.now());
   const [armed, setArmed] = useState<number | null>(null);
+  /** When this window began showing the ask: the countdown runs from here for the ask's own timeout (no stale clock, no skew). */
+  const [shownAt, setShownAt] = useState(Date.now());
   const denyRef = useRef<HTMLButtonElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
 
@@ -37,6 +39,9 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
   const askId = ask?.id;
   useEffect(() => {
     if (askId === undefined) return;
+    const start = Date.now();
+    setShownAt(start);
+    setNow(start);
     denyRef.current?.focus();
     const timer = setInterval(() => setNow(Date.now()), 500);
     const arm = setTimeout(() => setArmed(askId), ARM_DELAY_MS);
@@ -48,7 +53,7 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
 
   if (!ask) return null;
   const ready = armed === ask.id;
-  const left = Math.max(0, Math.ceil((ask.deadline - now) / 1000));
+  const left = Math.max(0, Math.ceil((ask.deadline - ask.time - (now - shownAt)) / 1000));
   const who = ask.client ? `${ask.client}${ask.clientVersion ? ` ${ask.clientVersion}` : ''}` : `Client #${ask.connectionId}`;
   const decide = (decision: AccessDecision) => void answer(ask.id, decision);
   const how = ask.transport === 'http' ? `HTTP${ask.allowClient ? ' session' : ', no connection'}` : 'the local socket';
@@ -108,7 +113,8 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
           </p>
         </div>
         <div className="ask-actions">
-          <button ref={denyRef} type="button" className="btn" onClick={() => ready && decide('deny')} data-testid="ask-deny">
+          {/* Deny is the default (focused, Enter and Escape): so it is also the one that looks like the default. */}
+          <button ref={denyRef} type="button" className="btn btn-primary" onClick={() => ready && decide('deny')} data-testid="ask-deny">
             Deny
           </button>
           <span className="spacer" />
@@ -124,7 +130,7 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
               Allow this client
             </button>
           )}
-          <button type="button" className="btn btn-primary" disabled={!ready} onClick={() => decide('once')} data-testid="ask-allow-once">
+          <button type="button" className="btn" disabled={!ready} onClick={() => decide('once')} data-testid="ask-allow-once">
             Allow once
           </button>
         </div>

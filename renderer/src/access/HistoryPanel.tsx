@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 
+import { READ_FAILURE_NAMES, READ_FAILURES, type ReadFailure, type ReadFailureInfo } from '../../../shared/readFailure';
 import type { AccessEntry, FolderInfo, HistoryExportFormat, HistoryPage, HistoryQuery, ShelfApi } from '../../../shared/shelfApi';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
-import { formatBytes, formatWhen } from '../format';
+import { formatBytes, formatStamp, formatWhen } from '../format';
 
 const PAGE = 200;
 const RANGES = [
@@ -37,9 +38,23 @@ function download(text: string, format: HistoryExportFormat): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-const VIA: Record<AccessEntry['via'], string> = { resource: 'resource', tool: 'read tool', app: 'in-chat app' };
+const VIA: Record<AccessEntry['via'], string> = { resource: 'resources/read', tool: 'read tool', app: 'in-chat app' };
 /** How a read came: resources/read, the read tool or the in-chat app, over which transport, in which revision. */
-const how = (e: AccessEntry) => `${VIA[e.via] ?? e.via} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
+const how = (e: AccessEntry) => `${e.search ? e.search.tool : (VIA[e.via] ?? e.via)} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
+
+const GROUPS: Array<[ReadFailureInfo['group'], string]> = [
+  ['asked', 'Ask before read'],
+  ['not-published', 'Not published'],
+  ['file', 'The file'],
+  ['other', 'Other'],
+];
+
+/** What a failed entry's outcome says: its reason (every denied or failed entry has one; entries from before reasons were kept fall back to the error). */
+function failureOf(e: AccessEntry): ReadFailure {
+  if (e.failure) return e.failure;
+  if (e.outcome === 'denied') return e.errorReason === 'timeout' ? 'timeout' : e.errorReason === 'no-window' ? 'no-window' : 'denied';
+  return 'error';
+}
 
 /**
  * Every read a client made, kept across restarts: filters by client,
@@ -70,6 +85,8 @@ export function HistoryPanel({
   const [client, setClient] = useState('');
   const [folder, setFolder] = useState('');
   const [outcome, setOutcome] = useState<'' | AccessEntry['outcome']>('');
+  const [failure, setFailure] = useState<'' | ReadFailure>('');
+  const [kind, setKind] = useState<'' | 'read' | 'search'>('');
   const [range, setRange] = useState<Range>('all');
   const [uri, setUri] = useState<string | null>(initialUri);
   const [page, setPage] = useState<HistoryPage | null>(null);
@@ -86,12 +103,14 @@ export function HistoryPanel({
       ...(client ? { client } : {}),
       ...(folder ? { folder } : {}),
       ...(outcome ? { outcome } : {}),
+      ...(failure ? { failure } : {}),
+      ...(kind ? { kind } : {}),
       ...(uri ? { uri } : {}),
       ...(ms !== null ? { since: Date.now() - ms } : {}),
     };
     // changes: the newest page follows the history, and "last hour" moves on with it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, folder, outcome, range, uri, changes]);
+  }, [client, folder, outcome, failure, kind, range, uri, changes]);
 
   // The newest page follows new reads as they come; older pages stay as loaded.
   useEffect(() => {
@@ -106,7 +125,7 @@ export function HistoryPanel({
       current = false;
     };
   }, [api, query, fail]);
-  useEffect(() => setOlder(null), [client, folder, outcome, range, uri]);
+  useEffect(() => setOlder(null), [client, folder, outcome, failure, kind, range, uri]);
 
   const entries = useMemo(() => {
     const first = page?.entries ?? [];
@@ -133,7 +152,7 @@ export function HistoryPanel({
     }
   };
 
-  const filtered = !!(client || folder || outcome || uri || range !== 'all');
+  const filtered = !!(client || folder || outcome || failure || kind || uri || range !== 'all');
 
   return (
     <section className="history" aria-label="Access history">
@@ -153,6 +172,23 @@ export function HistoryPanel({
           <option value="denied">Denied</option>
           <option value="error">Failed</option>
         </select>
+        <select className="input input-small" value={failure} onChange={(e) => setFailure(e.target.value as typeof failure)} aria-label="Reason">
+          <option value="">Any reason</option>
+          {GROUPS.map(([group, label]) => (
+            <optgroup key={group} label={label}>
+              {READ_FAILURE_NAMES.filter((f) => READ_FAILURES[f].group === group).map((f) => (
+                <option key={f} value={f}>
+                  {READ_FAILURES[f].label}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+        <select className="input input-small" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} aria-label="Kind">
+          <option value="">Reads and searches</option>
+          <option value="read">Reads</option>
+          <option value="search">Searches</option>
+        </select>
         <select className="input input-small" value={range} onChange={(e) => setRange(e.target.value as Range)} aria-label="Time">
           {RANGES.map((r) => (
             <option key={r.id} value={r.id}>
@@ -165,6 +201,96 @@ export function HistoryPanel({
             {baseName(decodeURIComponent(uri))} ✕
           </button>
         )}
+      </div>
+      <div className="history-scroll" tabIndex={0} aria-label="Reads, newest first">
+        {page && entries.length === 0 ? (
+          <div className="empty-small centered" data-testid="history-empty">
+            <p>{filtered ? 'No entry matches these filters.' : 'No client has read or searched a file yet.'}</p>
+            <p className="muted small">Every read and search by an MCP client — resources, the read and search tools, over the socket or HTTP — is recorded here with why any failed, and kept across restarts.</p>
+          </div>
+        ) : (
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Client</th>
+                <th scope="col">File or search</th>
+                <th scope="col" className="num">
+                  Size
+                </th>
+                <th scope="col">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => {
+                const why = e.outcome === 'ok' ? null : READ_FAILURES[failureOf(e)];
+                return (
+                  <tr key={e.seq} data-testid="history-row" data-outcome={e.outcome} title={how(e)}>
+                    <td className="nowrap muted mono" title={new Date(e.time).toString()}>
+                      {formatStamp(e.time)}
+                    </td>
+                    <td className="ellipsis" title={[e.client, e.clientVersion].filter(Boolean).join(' ')}>
+                      {e.client ?? <span className="muted">unnamed</span>}
+                    </td>
+                    <td className="history-file">
+                      {e.search ? (
+                        <span className="history-search ellipsis" data-testid="history-search" title={`${e.search.tool}: ${e.search.query}`}>
+                          <span className="history-via">{e.search.tool === 'grep_resources' ? 'grep' : 'search'}</span>{' '}
+                          <span className="mono">{e.search.tool === 'grep_resources' ? `/${e.search.query}/` : `“${e.search.query}”`}</span>{' '}
+                          <span className="muted small">
+                            {e.search.hits.toLocaleString()} {e.search.tool === 'grep_resources' ? (e.search.hits === 1 ? 'line' : 'lines') : e.search.hits === 1 ? 'hit' : 'hits'}
+                          </span>
+                        </span>
+                      ) : e.folder ? (
+                        <button type="button" className="link mono ellipsis" onClick={() => onOpen(e.uri)} title={e.uri}>
+                          {shortPath(e)}
+                        </button>
+                      ) : (
+                        // Not published: the whole path, cut at its start so the file's name shows.
+                        <span className="mono ellipsis-start muted" title={e.uri}>
+                          <bdi>{shortPath(e)}</bdi>
+                        </span>
+                      )}
+                      {e.via !== 'resource' && !e.search && <span className="history-via">{VIA[e.via]}</span>}
+                      {e.detail && (
+                        <span className="history-detail muted small" data-testid="history-detail" title={`What the read gave: ${e.detail}`}>
+                          {e.detail}
+                        </span>
+                      )}
+                    </td>
+                    <td className="num mono muted">{e.size !== null ? formatBytes(e.size) : ''}</td>
+                    <td className="history-outcome">
+                      {why ? (
+                        <span className="status status-error" data-testid="history-reason" title={`${why.explain}${e.errorCode !== null ? ` Error ${e.errorCode}: ${e.errorMessage ?? ''}` : ''}`}>
+                          {why.label}
+                        </span>
+                      ) : (
+                        <span className="status status-ok">{e.search ? 'searched' : 'read'}</span>
+                      )}
+                      {e.repeated !== undefined && e.repeated > 1 && (
+                        <span className="muted small history-repeated" data-testid="history-repeated" title={`${e.repeated.toLocaleString()} more like this in a row (not found, or refused without asking), kept as one entry`}>
+                          ×{e.repeated.toLocaleString(undefined, { notation: 'compact' })}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+        {hasMore && (
+          <div className="load-more">
+            <button type="button" className="btn btn-small" onClick={loadOlder}>
+              Load older reads
+            </button>
+          </div>
+        )}
+      </div>
+      <footer className="history-foot">
+        <span className="muted small" data-testid="history-total">
+          {!page ? 'Loading…' : page.counting ? 'Counting the reads kept from earlier runs…' : `${page.total.toLocaleString()} ${page.total === 1 ? 'entry' : 'entries'} kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}`}
+        </span>
         <span className="spacer" />
         <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={entries.length === 0}>
           Export CSV
@@ -198,82 +324,6 @@ export function HistoryPanel({
             Clear…
           </button>
         )}
-      </div>
-      <div className="history-scroll" tabIndex={0} aria-label="Reads, newest first">
-        {page && entries.length === 0 ? (
-          <div className="empty-small centered" data-testid="history-empty">
-            <p>{filtered ? 'No read matches these filters.' : 'No client has read a file yet.'}</p>
-            <p className="muted small">Every read by an MCP client — resources and the read tool, over the socket or HTTP — is recorded here and kept across restarts.</p>
-          </div>
-        ) : (
-          <table className="history-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Client</th>
-                <th scope="col">File</th>
-                <th scope="col" className="num">
-                  Size
-                </th>
-                <th scope="col">How</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.seq} data-testid="history-row" data-outcome={e.outcome}>
-                  <td className="nowrap muted">{formatWhen(e.time)}</td>
-                  <td className="ellipsis" title={[e.client, e.clientVersion].filter(Boolean).join(' ')}>
-                    {e.client ?? <span className="muted">unnamed</span>}
-                  </td>
-                  <td className="history-file">
-                    {e.folder ? (
-                      <button type="button" className="link mono ellipsis" onClick={() => onOpen(e.uri)} title={e.uri}>
-                        {shortPath(e)}
-                      </button>
-                    ) : (
-                      <span className="mono ellipsis muted" title={e.uri}>
-                        {shortPath(e)}
-                      </span>
-                    )}
-                    {e.detail && (
-                      <span className="history-detail muted small" data-testid="history-detail" title={`What the read gave: ${e.detail}`}>
-                        {e.detail}
-                      </span>
-                    )}
-                  </td>
-                  <td className="num mono muted">{e.size !== null ? formatBytes(e.size) : ''}</td>
-                  <td className="muted small nowrap" title={how(e)}>
-                    {how(e)}
-                  </td>
-                  <td>
-                    <span className={`status status-${e.outcome === 'ok' ? 'ok' : 'error'}`} title={e.errorCode !== null ? `Error ${e.errorCode}: ${e.errorMessage ?? ''}` : undefined}>
-                      {e.outcome === 'ok' ? 'read' : e.outcome === 'denied' ? 'denied' : 'failed'}
-                    </span>
-                    {e.repeated !== undefined && (
-                      <span className="muted small history-repeated" data-testid="history-repeated" title={`${e.repeated.toLocaleString()} more like this in a row (not found, or refused without asking), kept as one entry`}>
-                        ×{e.repeated.toLocaleString(undefined, { notation: 'compact' })}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {hasMore && (
-          <div className="load-more">
-            <button type="button" className="btn btn-small" onClick={loadOlder}>
-              Load older reads
-            </button>
-          </div>
-        )}
-      </div>
-      <footer className="history-foot">
-        <span className="muted small" data-testid="history-total">
-          {!page ? 'Loading…' : page.counting ? 'Counting the reads kept from earlier runs…' : `${page.total.toLocaleString()} reads kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}`}
-        </span>
-        <span className="spacer" />
         <button type="button" className="btn btn-small" onClick={openRetention} data-testid="history-settings">
           Retention…
         </button>

@@ -78,7 +78,19 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
       // Rare, and the first thing to look at when a tab says it is reconnecting.
       console.info(`MCP Shelf: connection closed (code ${ev.code}${ev.reason ? `, ${ev.reason}` : ''}${opened ? '' : ', before it opened'}); retrying in ${retry} ms`);
       if (!opened) failures++;
-      onState(failures >= LOCKED_AFTER ? 'locked' : 'closed');
+      onState(failures >= LOCKED_AFTER ? 'locked' : opened || failures > 1 ? 'closed' : 'connecting');
+      // Refused before it opened while the server answers HTTP: the key is wrong (a stale address), not the network. Said now, not after three tries.
+      if (!opened && failures < LOCKED_AFTER) {
+        void fetch(`${location.origin}/`, { method: 'HEAD', cache: 'no-store' }).then(
+          (res) => {
+            if (res.ok && ws === socket && failures > 0) {
+              failures = LOCKED_AFTER;
+              onState('locked');
+            }
+          },
+          () => undefined,
+        );
+      }
       for (const [, p] of pending) p.reject(new Error('Connection to MCP Shelf lost'));
       pending.clear();
       timer = setTimeout(open, retry);

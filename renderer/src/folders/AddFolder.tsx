@@ -15,13 +15,16 @@ export function AddFolder({
 }: {
   host: HostInfo | null;
   onPick: () => void;
-  onAddPath: (path: string) => Promise<boolean>;
+  /** Null when the folder was published, else why not (shown under the field). */
+  onAddPath: (path: string) => Promise<string | null>;
   autoFocus?: boolean;
   /** Folders on the host that start with what was typed. */
   complete?: (typed: string) => Promise<string[]>;
 }) {
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
+  /** Why the path typed cannot be published: said at the field, until it is edited. */
+  const [problem, setProblem] = useState<string | null>(null);
   const [suggestions, setSuggestions] = useState<string[]>([]);
   useEffect(() => {
     if (!complete || !path.trim()) return setSuggestions([]);
@@ -41,14 +44,22 @@ export function AddFolder({
   }
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!path.trim()) return;
+    const typed = path.trim();
+    if (!typed) return;
+    // Said before asking the server: a relative path would resolve against wherever the server was started.
+    if (!/^(\/|~($|[\\/])|[A-Za-z]:[\\/]|\\\\)/.test(typed)) {
+      setProblem('Not a full path: give one that starts with / or ~ (your home folder).');
+      return;
+    }
     setBusy(true);
-    const ok = await onAddPath(path.trim());
+    const why = await onAddPath(typed);
     setBusy(false);
-    if (ok) setPath('');
+    setProblem(why);
+    if (why === null) setPath('');
   };
   return (
-    <form className="add-path" onSubmit={submit}>
+    <form className="add-path" onSubmit={submit} noValidate>
+      <div className="add-path-row">
       <label className="visually-hidden" htmlFor="add-path-input">
         Folder path
       </label>
@@ -57,7 +68,12 @@ export function AddFolder({
         className="input"
         placeholder="/path/to/folder"
         value={path}
-        onChange={(e) => setPath(e.target.value)}
+        onChange={(e) => {
+          setPath(e.target.value);
+          setProblem(null);
+        }}
+        aria-invalid={problem !== null}
+        aria-describedby={problem !== null ? 'add-path-problem' : undefined}
         spellCheck={false}
         autoComplete="off"
         autoFocus={autoFocus}
@@ -71,6 +87,12 @@ export function AddFolder({
       <button type="submit" className="btn btn-primary" disabled={busy || !path.trim()}>
         Publish
       </button>
+      </div>
+      {problem !== null && (
+        <p className="field-problem" id="add-path-problem" role="alert" data-testid="path-problem">
+          {problem}
+        </p>
+      )}
     </form>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
-import { FolderOptionsEditor } from './FolderOptionsEditor';
+import { filesLabel, folderSummary } from './folderCounts';
+import { FolderOptionsDialog } from './FolderOptionsEditor';
 import { hiddenCount, HiddenList } from './HiddenList';
 
 const STATE_LABEL: Record<FolderInfo['state'], string> = {
@@ -18,7 +19,11 @@ export function baseName(p: string): string {
   return p.split(/[\\/]/).filter(Boolean).pop() ?? p;
 }
 
-/** The published folders, each with its numbers, watch state, errors and controls. */
+/**
+ * The published folders, one line each (name, numbers, options, the
+ * switch), so the file tree below gets the height. A row opens for its
+ * path, what is hidden and Remove; options open in a dialog.
+ */
 export function FolderList({
   folders,
   onRemove,
@@ -30,101 +35,105 @@ export function FolderList({
   onToggle: (path: string, enabled: boolean) => void;
   onOptions: (path: string, options: Partial<Omit<FolderOptions, 'enabled'>>) => Promise<void>;
 }) {
+  const [open, setOpen] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   /** The folder whose Remove waits for a second click (nothing on disk changes, but clients lose its files). */
   const [confirming, setConfirming] = useState<string | null>(null);
   const [explaining, setExplaining] = useState<string | null>(null);
+  const edited = folders.find((f) => f.path === editing) ?? null;
   return (
-    <ul className="folder-list" aria-label="Published folders">
-      {folders.map((f) => (
-        <li key={f.path} className={`folder-card state-${f.state}`} data-testid="folder-card">
-          <div className="folder-head">
-            <span className={`dot dot-${f.state}`} aria-hidden="true" />
-            <div className="folder-titles">
-              <span className="folder-name">{baseName(f.path)}</span>
-              <span className="folder-path mono" title={f.path}>
-                {/* Marks keep the path's slashes in place inside the right-to-left ellipsis box. */}
-                {`\u200E${f.path}\u200E`}
-              </span>
-            </div>
-            <label className="switch" title={f.options.enabled ? 'Published: click to pause' : 'Paused: click to publish'}>
-              <input
-                type="checkbox"
-                role="switch"
-                checked={f.options.enabled}
-                onChange={(e) => onToggle(f.path, e.target.checked)}
-                aria-label={`Publish ${baseName(f.path)}`}
-              />
-              <span className="switch-track" aria-hidden="true" />
-            </label>
-          </div>
-          <div className="folder-meta">
-            <span>{f.fileCount.toLocaleString()} files</span>
-            <span>{formatBytes(f.totalBytes)}</span>
-            {hiddenCount(f) > 0 && (
-              <button
-                type="button"
-                className="link small"
-                onClick={() => setExplaining(explaining === f.path ? null : f.path)}
-                aria-expanded={explaining === f.path}
-                data-testid="hidden-count"
-              >
-                {hiddenCount(f).toLocaleString()} hidden
-              </button>
-            )}
-            <span className={`badge badge-${f.state}`}>{STATE_LABEL[f.state]}</span>
-            {!f.saved && <span className="badge" title="Given on the command line; not saved">this run</span>}
-            {f.options.askBeforeRead && (
-              <span className="badge badge-ask" title="Each client read waits until you allow it" data-testid="badge-ask">
-                asks first
-              </span>
-            )}
-          </div>
-          {f.error && <div className="folder-error">{f.error}</div>}
-          {explaining === f.path && <HiddenList folder={f} />}
-          <div className="folder-actions">
-            <button
-              type="button"
-              className="btn btn-ghost btn-small"
-              onClick={() => setEditing(editing === f.path ? null : f.path)}
-              aria-expanded={editing === f.path}
-              aria-label={`Options of ${baseName(f.path)}`}
-            >
-              Options
-            </button>
-            {confirming === f.path ? (
-              <span className="confirm" role="group" aria-label={`Confirm removing ${baseName(f.path)}`}>
-                <span className="small muted">Stop publishing? Files stay on disk.</span>
+    <>
+      <ul className="folder-list" aria-label="Published folders">
+        {folders.map((f) => {
+          const name = baseName(f.path);
+          const isOpen = open === f.path;
+          const detailsId = `folder-details-${f.path.replace(/[^A-Za-z0-9]/g, '_')}`;
+          return (
+            <li key={f.path} className={`folder-row state-${f.state}${isOpen ? ' open' : ''}`} data-testid="folder-card">
+              <div className="folder-line">
                 <button
                   type="button"
-                  className="btn btn-small btn-danger"
-                  onClick={() => {
-                    setConfirming(null);
-                    onRemove(f.path);
-                  }}
-                  autoFocus
+                  className="folder-disclosure"
+                  onClick={() => setOpen(isOpen ? null : f.path)}
+                  aria-expanded={isOpen}
+                  aria-controls={detailsId}
+                  title={f.path}
+                  data-testid="folder-disclosure"
                 >
-                  Remove
+                  <span className={`chevron${isOpen ? ' open' : ''}`} aria-hidden="true" />
+                  <span className={`dot dot-${f.state}`} aria-hidden="true" />
+                  <span className="folder-name">{name}</span>
+                  <span className="visually-hidden">, {STATE_LABEL[f.state]}</span>
                 </button>
-                <button type="button" className="btn btn-small" onClick={() => setConfirming(null)}>
-                  Cancel
+                {f.options.askBeforeRead && (
+                  <span className="badge badge-ask" title="Each client read waits until you allow it" data-testid="badge-ask">
+                    asks
+                  </span>
+                )}
+                <span className="folder-count" data-testid="folder-count" title={f.options.enabled && f.state !== 'indexing' ? `${filesLabel(f.fileCount)}, ${formatBytes(f.totalBytes)}` : undefined}>
+                  {folderSummary(f).files}
+                  {folderSummary(f).size && <span className="folder-size"> · {folderSummary(f).size}</span>}
+                </span>
+                <button type="button" className="icon-btn" onClick={() => setEditing(f.path)} aria-haspopup="dialog" aria-label={`Options of ${name}`} title="Options">
+                  <span className="kebab" aria-hidden="true" />
                 </button>
-              </span>
-            ) : (
-              <button
-                type="button"
-                className="btn btn-ghost btn-small"
-                onClick={() => setConfirming(f.path)}
-                title="Stop publishing this folder (nothing on disk changes)"
-                aria-label={`Remove ${baseName(f.path)}`}
-              >
-                Remove
-              </button>
-            )}
-          </div>
-          {editing === f.path && <FolderOptionsEditor folder={f} onSave={(o) => onOptions(f.path, o)} onClose={() => setEditing(null)} />}
-        </li>
-      ))}
-    </ul>
+                <label className="switch" title={f.options.enabled ? 'Published: click to pause' : 'Paused: click to publish'}>
+                  <input type="checkbox" role="switch" checked={f.options.enabled} onChange={(e) => onToggle(f.path, e.target.checked)} aria-label={`Publish ${name}`} />
+                  <span className="switch-track" aria-hidden="true" />
+                </label>
+              </div>
+              {f.error && <div className="folder-error">{f.error}</div>}
+              {isOpen && (
+                <div className="folder-details" id={detailsId}>
+                  <span className="folder-path mono" title={f.path}>
+                    {/* Marks keep the path's slashes in place inside the right-to-left ellipsis box. */}
+                    {`\u200E${f.path}\u200E`}
+                  </span>
+                  <div className="folder-meta">
+                    <span className={`badge badge-${f.state}`}>{STATE_LABEL[f.state]}</span>
+                    {!f.saved && (
+                      <span className="badge" title="Given on the command line; not saved">
+                        this run
+                      </span>
+                    )}
+                    {hiddenCount(f) > 0 && (
+                      <button type="button" className="link small" onClick={() => setExplaining(explaining === f.path ? null : f.path)} aria-expanded={explaining === f.path} data-testid="hidden-count">
+                        {hiddenCount(f).toLocaleString()} hidden
+                      </button>
+                    )}
+                    <span className="spacer" />
+                    {confirming === f.path ? (
+                      <span className="confirm" role="group" aria-label={`Confirm removing ${name}`}>
+                        <span className="small muted">Stop publishing? Files stay on disk.</span>
+                        <button
+                          type="button"
+                          className="btn btn-small btn-danger"
+                          onClick={() => {
+                            setConfirming(null);
+                            onRemove(f.path);
+                          }}
+                          autoFocus
+                        >
+                          Remove
+                        </button>
+                        <button type="button" className="btn btn-small" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </button>
+                      </span>
+                    ) : (
+                      <button type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(f.path)} title="Stop publishing this folder (nothing on disk changes)" aria-label={`Remove ${name}`}>
+                        Remove
+                      </button>
+                    )}
+                  </div>
+                  {explaining === f.path && <HiddenList folder={f} />}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {edited && <FolderOptionsDialog folder={edited} onSave={(o) => onOptions(edited.path, o)} onClose={() => setEditing(null)} />}
+    </>
   );
 }

@@ -1,6 +1,38 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';
+import { askNotificationPermission } from '../access/useAskAlert';
+
+/** A folder's options in a dialog over the window: Apply and Cancel always in view, whatever the sidebar's height. */
+export function FolderOptionsDialog({
+  folder,
+  onSave,
+  onClose,
+}: {
+  folder: FolderInfo;
+  onSave: (options: Partial<Omit<FolderOptions, 'enabled'>>) => Promise<void>;
+  onClose: () => void;
+}) {
+  const titleId = `opts-title-${folder.path.replace(/[^A-Za-z0-9]/g, '_')}`;
+  const ref = useRef<HTMLDivElement>(null);
+  // Focus into the dialog, and back to where it was when it closes.
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    ref.current?.querySelector<HTMLElement>('input')?.focus();
+    return () => before?.focus();
+  }, []);
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="modal folder-options-modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} data-testid="folder-options">
+        <h2 id={titleId}>
+          Options of {folder.path.split(/[\\/]/).filter(Boolean).pop() ?? folder.path}
+        </h2>
+        <p className="small muted mono folder-options-path">{folder.path}</p>
+        <FolderOptionsEditor folder={folder} onSave={onSave} onClose={onClose} />
+      </div>
+    </div>
+  );
+}
 
 /** Per-folder rules (dotfiles, .gitignore, extra ignore patterns) and asking before reads. Applied live on save. */
 export function FolderOptionsEditor({
@@ -23,6 +55,8 @@ export function FolderOptionsEditor({
       className="folder-options"
       onSubmit={async (e) => {
         e.preventDefault();
+        // Turning asking on is the moment a waiting read may need to reach the owner in another tab: ask for notifications now, on this click.
+        if (askBeforeRead && !folder.options.askBeforeRead) askNotificationPermission();
         setSaving(true);
         const extraIgnore = patterns.split('\n').map((p) => p.trim()).filter(Boolean);
         await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead });

@@ -4,8 +4,10 @@ import type { FolderOptions, ShelfApi } from '../../../shared/shelfApi';
 import type { Toast } from '../ui/Toasts';
 
 export interface FolderActions {
-  /** Publishes folders by path; true when at least one was added. */
+  /** Publishes folders by path (a drop, the picker); true when at least one was added. Refusals are notices. */
   addPaths: (paths: string[]) => Promise<boolean>;
+  /** Publishes the folder typed in the path field: null when added, else why not (shown at the field). */
+  addPath: (path: string) => Promise<string | null>;
   /** The host's folder dialog (Electron), then addPaths. */
   pick: () => void;
   remove: (path: string) => Promise<void>;
@@ -21,7 +23,7 @@ export function useFolderActions(api: ShelfApi, notify: (tone: Toast['tone'], te
       try {
         const result = await api.addFolders(paths);
         for (const r of result.refused) notify('warning', `${r.path}: ${r.reason}`);
-        if (result.added.length > 0) notify('info', result.added.length === 1 ? `Publishing ${result.added[0]}` : `Publishing ${result.added.length} folders`);
+        // No "Publishing…" notice: the folder's row appears at once and says how far it got.
         return result.added.length > 0;
       } catch (err) {
         fail(err);
@@ -29,6 +31,21 @@ export function useFolderActions(api: ShelfApi, notify: (tone: Toast['tone'], te
       }
     },
     [api, notify, fail],
+  );
+
+  const addPath = useCallback(
+    async (path: string): Promise<string | null> => {
+      try {
+        const result = await api.addFolders([path]);
+        const refused = result.refused[0];
+        if (!refused) return null;
+        // Where the path led, when it is not what was typed (~ is the home folder).
+        return refused.path !== path ? `${refused.reason}: ${refused.path}` : refused.reason;
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err);
+      }
+    },
+    [api],
   );
 
   const pick = useCallback(() => {
@@ -52,5 +69,5 @@ export function useFolderActions(api: ShelfApi, notify: (tone: Toast['tone'], te
     [api, fail],
   );
 
-  return { addPaths, pick, remove, toggle, setOptions };
+  return { addPaths, addPath, pick, remove, toggle, setOptions };
 }

@@ -77,6 +77,11 @@ export function MarkdownView({ text, context }: { text: string; context: Markdow
       if (EXTERNAL.test(src)) return <span className="md-missing">[remote image not loaded: {alt || src}]</span>;
       return <ShelfImage src={src} alt={alt ?? ''} context={context} />;
     },
+    // A task list's box: named, so a screen reader says which items are done (GFM gives it no label).
+    input({ type, checked }) {
+      if (type !== 'checkbox') return null;
+      return <input type="checkbox" checked={!!checked} disabled aria-label={checked ? 'Done' : 'Not done'} />;
+    },
     code({ className, children }) {
       const language = /language-([\w+-]+)/.exec(className ?? '')?.[1] ?? null;
       const source = String(children ?? '');

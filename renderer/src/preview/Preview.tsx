@@ -11,8 +11,21 @@ import { type MarkdownContext, MarkdownPane } from './MarkdownView';
 import { ModelView } from './ModelView';
 import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
 
-/** Files whose text the server extracts (`?as=text`). */
+/** Files whose text the server extracts (`?as=text`), when the caller does not say (it knows from the listed companions). */
 const DOCUMENT = /\.(pdf|docx|xlsx|pptx|epub|odt|ods|odp|rtf|html?|xhtml|ipynb|eml|mbox)$/i;
+
+/** What a read gave, in words: its MIME type, size and how it travels (a line of facts, not buttons). */
+function describeShown(shown: ReadPreview | null, asText: boolean): string[] {
+  if (!shown) return [];
+  if (!shown.ok) return [`error ${shown.error.code}`];
+  const c = shown.result.contents[0] as ResourceContents;
+  const facts = [c.mimeType];
+  if ('text' in c) facts.push(asText ? `extracted text, ${c.text.length.toLocaleString()} characters` : `text, ${formatBytes(shown.size)}`);
+  else facts.push(`${formatBytes(shown.size)}, sent as base64`);
+  const decoded = c._meta?.['dev.mcpshelf/decodedFrom'];
+  if (typeof decoded === 'string') facts.push(`decoded from ${decoded}`);
+  return facts;
+}
 
 /** A blob: URL for media and PDFs, revoked when the preview changes. */
 function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string | null {
@@ -162,6 +175,7 @@ export function Preview({
   focus,
   updatedAt,
   openUri,
+  hasText,
   raw: rawProp,
   setRaw: setRawProp,
   openSettings,
@@ -170,6 +184,8 @@ export function Preview({
   setAudience,
 }: {
   resource: ResourceInfo;
+  /** Whether the server lists a text companion (`?as=text`) for this file. */
+  hasText?: boolean;
   preview: ReadPreview | null;
   loading: boolean;
   /** How often clients read this file (absent: never, as far as the history holds). */
@@ -198,8 +214,9 @@ export function Preview({
   const [ownRaw, setOwnRaw] = useState(false);
   const raw = rawProp ?? ownRaw;
   const setRaw = setRawProp ?? setOwnRaw;
-  const isDocument = DOCUMENT.test(resource.name);
-  const [asText, setAsText] = useState(focus?.inText ?? false);
+  const isDocument = hasText ?? DOCUMENT.test(resource.name);
+  // A document opens on its text (a zip's bytes mean nothing to a person); a PDF keeps its rendered pages.
+  const [asText, setAsText] = useState(focus?.inText ?? (isDocument && !!readText && resource.mimeType !== 'application/pdf'));
   const [text, setText] = useState<ReadPreview | null>(null);
   useEffect(() => {
     if (!asText || !readText || text) return;
@@ -208,35 +225,30 @@ export function Preview({
   // The file changed: its text is read again too.
   useEffect(() => setText(null), [updatedAt]);
   const shown = asText ? text : preview;
+  const shownUri = asText && audience === 'client' ? textUriOf(resource.uri) : resource.uri;
   return (
     <section className="preview" aria-label="Preview">
       <header className="preview-head">
         <div className="preview-title">
           <h2>{resource.title}</h2>
-          <span className="muted mono small">{resource.name}</span>
+          <span className="muted small">{formatBytes(resource.size)}</span>
         </div>
         <div className="uri-line">
-          <code className="uri mono" data-testid="resource-uri">
-            {resource.uri}
+          <code className="uri mono" data-testid="resource-uri" title={shownUri}>
+            {shownUri}
           </code>
-          <CopyButton text={resource.uri} label="Copy URI" />
+          <CopyButton text={shownUri} label="Copy URI" />
         </div>
-        <div className="chips">
-          <span className="chip">{resource.mimeType}</span>
-          <span className="chip">{formatBytes(resource.size)}</span>
-          {preview?.ok && <span className="chip chip-accent">{preview.kind === 'text' ? 'text' : 'blob (base64)'}</span>}
-          {preview?.ok && typeof preview.result.contents[0]?._meta?.['dev.mcpshelf/decodedFrom'] === 'string' && (
-            <span className="chip" title="Not UTF-8: the server decoded it, and tells clients so in the content's _meta">
-              decoded from {String(preview.result.contents[0]._meta['dev.mcpshelf/decodedFrom'])}
-            </span>
-          )}
-          {preview && !preview.ok && <span className="chip chip-error">error {preview.error.code}</span>}
+        {/* Facts about what is shown below (plain text: nothing here looks like a button that is not one). */}
+        <p className="preview-facts small muted" data-testid="preview-facts">
+          {(audience === 'model' ? ['what the read_resource tool gives a model'] : describeShown(shown, asText)).join(' · ')}
           {updatedAt && (
-            <span className="chip chip-updated" data-testid="updated-mark" title="The file changed on disk; this is what a client gets now">
-              updated {new Date(updatedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}
+            <span className="preview-updated" data-testid="updated-mark" title="The file changed on disk; this is what a client gets now">
+              {' · '}updated {new Date(updatedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })}
             </span>
           )}
-          <span className="spacer" />
+        </p>
+        <div className="preview-controls">
           {readForModel && setAudience && (
             <div className="segmented" role="group" aria-label="Whose view">
               <button type="button" aria-pressed={audience === 'client'} onClick={() => setAudience('client')} title="What resources/read gives a client: the file exactly">
@@ -249,11 +261,11 @@ export function Preview({
           )}
           {isDocument && readText && audience === 'client' && (
             <div className="segmented" role="group" aria-label="Document view">
-              <button type="button" aria-pressed={!asText} onClick={() => setAsText(false)}>
-                File
-              </button>
               <button type="button" aria-pressed={asText} onClick={() => setAsText(true)} data-testid="text-toggle" title="The text a client gets from this URI with ?as=text">
                 Text
+              </button>
+              <button type="button" aria-pressed={!asText} onClick={() => setAsText(false)} data-testid="file-toggle" title="The file itself, as resources/read gives it">
+                File
               </button>
             </div>
           )}
@@ -261,8 +273,8 @@ export function Preview({
             <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>
               Preview
             </button>
-            <button type="button" aria-pressed={raw} onClick={() => setRaw(true)} data-testid="raw-toggle">
-              Raw response
+            <button type="button" aria-pressed={raw} onClick={() => setRaw(true)} data-testid="raw-toggle" title="The JSON-RPC result a client receives">
+              Raw
             </button>
           </div>
         </div>

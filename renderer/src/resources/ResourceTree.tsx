@@ -200,7 +200,6 @@ export function ResourceTree({
                       </span>
                     )}
                     <span className="tree-size">{formatBytes(row.resource.size)}</span>
-                    <span className="tree-mime">{row.resource.mimeType}</span>
                   </>
                 ) : (
                   <>

@@ -96,7 +96,7 @@ export function SearchPanel({
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           aria-label="Search file contents"
-          aria-controls="search-results"
+          aria-controls={hits.length > 0 ? 'search-results' : undefined}
           aria-activedescendant={hits[active] ? `hit-${active}` : undefined}
           spellCheck={false}
           disabled={!indexing}
@@ -115,7 +115,8 @@ export function SearchPanel({
               .filter(Boolean)
               .join(' · ')}
       </p>
-      <div className="search-results" id="search-results" role="listbox" aria-label="Results">
+      <div className="search-results">
+        {/* The listbox holds the hits only: messages and the More button sit beside it (a listbox may own options alone). */}
         {!query.trim() && indexing && (
           <div className="empty-small centered">
             <p>Search inside every published text file and the text of documents: PDF, Office, OpenDocument, EPUB, RTF, web pages, notebooks and mail.</p>
@@ -123,36 +124,44 @@ export function SearchPanel({
           </div>
         )}
         {results && hits.length === 0 && <p className="empty-small" data-testid="search-empty">No file matches “{query.trim()}”.</p>}
-        {hits.map((h, i) => (
-          <div
-            key={`${h.uri}-${i}`}
-            id={`hit-${i}`}
-            role="option"
-            aria-selected={i === active}
-            className={`search-hit${i === active ? ' active' : ''}`}
-            onClick={() => {
-              setActive(i);
-              onOpen(h);
-            }}
-            data-testid="search-hit"
-          >
-            <div className="hit-head">
-              <span className="hit-name">{baseName(h.path)}</span>
-              <span className="muted small ellipsis">
-                {baseName(h.folder)}/{h.path}
-              </span>
-              {h.uri !== h.fileUri && <span className="chip">document text</span>}
-              <span className="spacer" />
-              <span className="muted small mono" title="Relevance (BM25)">
-                {h.score.toFixed(1)}
-              </span>
-            </div>
-            <div className="hit-line">
-              <span className="hit-lineno mono muted">{h.line}</span>
-              <Snippet text={h.snippet} />
-            </div>
+        {hits.length > 0 && (
+          <div id="search-results" role="listbox" aria-label="Results">
+            {hits.map((h, i) => (
+              <div
+                key={`${h.uri}-${i}`}
+                id={`hit-${i}`}
+                role="option"
+                aria-selected={i === active}
+                className={`search-hit${i === active ? ' active' : ''}`}
+                onClick={() => {
+                  setActive(i);
+                  onOpen(h);
+                }}
+                data-testid="search-hit"
+              >
+                <div className="hit-head">
+                  <span className="hit-name">{baseName(h.path)}</span>
+                  <span className="muted small ellipsis">
+                    {baseName(h.folder)}/{h.path}
+                  </span>
+                  {h.uri !== h.fileUri && <span className="hit-kind small">document text</span>}
+                  <span className="spacer" />
+                  <span className="muted small mono" title="Relevance (BM25): higher is a better match">
+                    <span className="visually-hidden">relevance </span>
+                    {h.score.toFixed(1)}
+                  </span>
+                </div>
+                <div className="hit-line">
+                  <span className="hit-lineno mono muted">
+                    <span className="visually-hidden">line </span>
+                    {h.line}
+                  </span>
+                  <Snippet text={h.snippet} />
+                </div>
+              </div>
+            ))}
           </div>
-        ))}
+        )}
         {results?.nextCursor && (
           <div className="load-more">
             <button type="button" className="btn btn-small" onClick={more}>

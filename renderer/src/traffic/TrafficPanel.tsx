@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 
+import { ERROR_CODE_LEGEND, READ_FAILURE_NAMES, READ_FAILURES, type ReadFailure } from '../../../shared/readFailure';
 import type { ServerStatus, ShelfApi, TrafficEntry, TrafficQuery } from '../../../shared/shelfApi';
 import { formatBytes, formatClock } from '../format';
 import { CopyButton } from '../ui/CopyButton';
@@ -70,6 +71,7 @@ export function TrafficPanel({
   const [client, setClient] = useState<string>('');
   const [method, setMethod] = useState<string>('');
   const [errorsOnly, setErrorsOnly] = useState(false);
+  const [failure, setFailure] = useState<'' | ReadFailure>('');
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
   const [calls, setCalls] = useState(true);
@@ -89,6 +91,7 @@ export function TrafficPanel({
     ...(client ? { connectionId: Number(client) } : {}),
     ...(method ? { method } : {}),
     ...(errorsOnly ? { errorsOnly } : {}),
+    ...(failure ? { failure } : {}),
     ...(text.trim() ? { text: text.trim() } : {}),
   };
   const visible = useMemo(() => {
@@ -98,9 +101,11 @@ export function TrafficPanel({
         (!client || e.connectionId === Number(client)) &&
         (!method || e.method === method) &&
         (!errorsOnly || e.kind === 'error') &&
+        (!failure || e.failure === failure) &&
         (!needle || (e.method ?? '').toLowerCase().includes(needle) || e.payload.toLowerCase().includes(needle)),
     );
-  }, [entries, client, method, errorsOnly, text]);
+  }, [entries, client, method, errorsOnly, failure, text]);
+  const failures = useMemo(() => READ_FAILURE_NAMES.filter((f) => f === failure || entries.some((e) => e.failure === f)), [entries, failure]);
 
   const rows: CallRow[] = useMemo(() => (calls ? toCalls(visible) : visible.map((e) => ({ first: e, answer: null }))), [visible, calls]);
 
@@ -118,8 +123,10 @@ export function TrafficPanel({
 
   const chosen = selected === null ? null : (entries.find((e) => e.seq === selected) ?? null);
   const partner = chosen ? partnerOf(entries, chosen) : null;
-  const request = chosen && chosen.kind === 'request' ? chosen : partner && partner.kind === 'request' ? partner : null;
-  const response = chosen && chosen.kind !== 'request' ? chosen : partner && partner.kind !== 'request' ? partner : null;
+  // A notification is neither: it gets one pane of its own, not a copy under Request and Response.
+  const notification = chosen && chosen.kind === 'notification' ? chosen : null;
+  const request = notification ? null : chosen && chosen.kind === 'request' ? chosen : partner && partner.kind === 'request' ? partner : null;
+  const response = notification ? null : chosen && chosen.kind !== 'request' ? chosen : partner && partner.kind !== 'request' ? partner : null;
 
   const exportLog = async () => {
     const jsonl = await api.exportTraffic(query);
@@ -160,6 +167,14 @@ export function TrafficPanel({
         <label className="check compact">
           <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
         </label>
+        <select className="input input-small" value={failure} onChange={(e) => setFailure(e.target.value as typeof failure)} aria-label="Reason" disabled={failures.length === 0}>
+          <option value="">{failures.length === 0 ? 'No failed reads' : 'Any reason'}</option>
+          {failures.map((f) => (
+            <option key={f} value={f}>
+              {READ_FAILURES[f].label}
+            </option>
+          ))}
+        </select>
         <input className="input input-small grow" type="search" placeholder="Search messages" value={text} onChange={(e) => setText(e.target.value)} aria-label="Search messages" />
         <div className="segmented" role="group" aria-label="Rows">
           <button type="button" aria-pressed={calls} onClick={() => setCalls(true)} title="One row per call: the request with its status and duration">
@@ -186,6 +201,17 @@ export function TrafficPanel({
           {log.maxEntries.toLocaleString()} messages or {Math.round(log.maxBytes / 2 ** 20)} MiB).
         </p>
       )}
+      <details className="traffic-legend" data-testid="traffic-legend">
+        <summary>Error codes</summary>
+        <dl>
+          {ERROR_CODE_LEGEND.map(([code, meaning]) => (
+            <div key={code} style={{ display: 'contents' }}>
+              <dt>{code}</dt>
+              <dd>{meaning}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
       <div className="traffic-head traffic-grid" aria-hidden="true">
         <span>Time</span>
         <span>Client</span>
@@ -199,9 +225,8 @@ export function TrafficPanel({
       <div
         ref={scrollRef}
         className="traffic-scroll"
-        role="grid"
-        aria-label="Messages"
-        aria-rowcount={rows.length}
+        // A grid owns rows only: with none to show it is a plain box holding the message that says why.
+        {...(rows.length > 0 ? { role: 'grid', 'aria-label': 'Messages', 'aria-rowcount': rows.length } : {})}
         tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
@@ -270,8 +295,13 @@ export function TrafficPanel({
                 <span role="gridcell" className="num mono muted">
                   {formatBytes(shown.bytes)}
                 </span>
-                <span role="gridcell">
+                <span role="gridcell" className="traffic-status">
                   <span className={`status status-${s.tone}`}>{s.text}</span>
+                  {shown.failure && (
+                    <span className="traffic-reason" data-testid="traffic-reason" title={READ_FAILURES[shown.failure].explain}>
+                      {READ_FAILURES[shown.failure].label}
+                    </span>
+                  )}
                 </span>
               </div>
             );
@@ -293,29 +323,48 @@ export function TrafficPanel({
             </label>
             {request && <CopyButton text={pretty(request.payload)} label="Copy request" />}
             {response && <CopyButton text={pretty(response.payload)} label="Copy response" />}
+            {notification && <CopyButton text={pretty(notification.payload)} label="Copy notification" />}
             <button type="button" className="btn btn-small" onClick={() => setSelected(null)} aria-label="Close the message detail" title="Close (Esc)">
               ✕
             </button>
           </div>
-          <div className="detail-pane">
-            <h3>Request {request ? <span className="muted small">{formatClock(request.time)}</span> : null}</h3>
-            <pre className="mono json" tabIndex={0}>
-              {request ? pretty(request.payload) : chosen.kind === 'notification' ? pretty(chosen.payload) : 'Not in the window (cleared or dropped).'}
-            </pre>
-          </div>
-          <div className="detail-pane">
-            <h3>
-              Response{' '}
-              {response ? (
-                <span className="muted small">
-                  {formatClock(response.time)}
-                  {response.durationMs !== null ? ` · ${response.durationMs} ms` : ''}
-                  {response.truncated ? ' · long strings cut' : ''}
-                </span>
-              ) : null}
-            </h3>
-            <pre className="mono json" tabIndex={0}>{response ? pretty(response.payload) : chosen.kind === 'notification' ? 'Notifications have no response.' : 'Waiting for the response…'}</pre>
-          </div>
+          {notification ? (
+            <div className="detail-pane" data-testid="traffic-notification">
+              <h3>
+                Notification <span className="muted small">{formatClock(notification.time)} · {notification.direction === 'in' ? 'client → server' : 'server → client'}</span>
+              </h3>
+              <pre className="mono json" tabIndex={0}>
+                {pretty(notification.payload)}
+              </pre>
+            </div>
+          ) : (
+            <>
+              <div className="detail-pane">
+                <h3>Request {request ? <span className="muted small">{formatClock(request.time)}</span> : null}</h3>
+                <pre className="mono json" tabIndex={0}>
+                  {request ? pretty(request.payload) : 'Not in the window (cleared or dropped).'}
+                </pre>
+              </div>
+              <div className="detail-pane">
+                <h3>
+                  Response{' '}
+                  {response ? (
+                    <span className="muted small">
+                      {formatClock(response.time)}
+                      {response.durationMs !== null ? ` · ${response.durationMs} ms` : ''}
+                      {response.truncated ? ' · long strings cut' : ''}
+                    </span>
+                  ) : null}
+                </h3>
+                {response?.failure && (
+                  <p className="small traffic-why" data-testid="traffic-why">
+                    <strong>{READ_FAILURES[response.failure].label}:</strong> {READ_FAILURES[response.failure].explain}
+                  </p>
+                )}
+                <pre className="mono json" tabIndex={0}>{response ? pretty(response.payload) : 'Waiting for the response…'}</pre>
+              </div>
+            </>
+          )}
         </div>
       )}
     </section>

@@ -40,6 +40,20 @@ describe('NoiseFolder', () => {
     expect(written).toHaveLength(5);
   });
 
+  it('folds by reason: a run of outside, secret and missing reads is one entry per reason, each saying which', () => {
+    const { written, noise } = folder();
+    const reasons = ['outside', 'secret', 'not-found'] as const;
+    for (let i = 0; i < 3; i++) noise.noise(7, notFound(i));
+    for (let i = 3; i < 903; i++) noise.noise(7, { ...notFound(i), failure: reasons[i % 3] });
+    noise.real(7);
+    const summaries = written.slice(3);
+    expect(summaries.map((e) => [e.failure, e.repeated])).toEqual([
+      ['outside', 300],
+      ['secret', 300],
+      ['not-found', 300],
+    ]);
+  });
+
   it('keeps connections apart, writes what a closed one folded, and a flood that goes on is one entry a window', () => {
     vi.useFakeTimers();
     const { written, noise } = folder(1000);

@@ -47,6 +47,25 @@ describe('Library', () => {
     await expect(library.read(uriOf(root, 'big.txt'))).rejects.toMatchObject({ code: 1004, data: { size: 2000, limit: 1024 } });
   });
 
+  it('says to the owner why a URI names no published file: outside, secret, hidden, ignored, or not there', async () => {
+    const { root, library } = await setup({ 'a.txt': 'a', '.env': 'S=1', '.dot': 'd', 'build/x.txt': 'x', '.gitignore': 'build/\n', 'keys/.ssh/id_rsa': 'k' });
+    await library.add(root, { ...RULES, extraIgnore: ['*.log'] });
+    expect(library.explainMissing(uriOf(root, '.env'))).toBe('secret');
+    expect(library.explainMissing(uriOf(root, 'keys/.ssh/id_rsa'))).toBe('secret');
+    expect(library.explainMissing(uriOf(root, '.dot'))).toBe('hidden');
+    expect(library.explainMissing(uriOf(root, 'build/x.txt'))).toBe('ignored');
+    expect(library.explainMissing(uriOf(root, 'today.log'))).toBe('ignored');
+    expect(library.explainMissing(uriOf(root, 'gone.txt'))).toBe('not-found');
+    expect(library.explainMissing('file:///etc/passwd')).toBe('outside');
+    // A URI that climbs out with dot segments names no path at all: a bad request.
+    expect(library.explainMissing(`${uriOf(root, 'a.txt')}/../../../etc/passwd`)).toBe('invalid');
+    expect(library.explainMissing('https://example.com/a.txt')).toBe('invalid');
+    // A made-up path thousands of levels deep costs a bounded look (its first levels and the whole), and still finds a secret at its end.
+    const deep = `${uriOf(root, 'a')}${'/d'.repeat(3000)}`;
+    expect(library.explainMissing(deep)).toBe('not-found');
+    expect(library.explainMissing(`${deep}/.env`)).toBe('secret');
+  });
+
   it('offers a template per folder and completes paths below it', async () => {
     const { root, library } = await setup({ 'docs/intro.md': '#', 'docs/index.md': '#', 'src/x.ts': '' });
     await library.add(root, RULES);

@@ -1,0 +1,78 @@
+import { useEffect, useRef } from 'react';
+
+import type { AccessAsk } from '../../../shared/shelfApi';
+
+/** The page's icon: a shelf in the accent colour; with asks waiting, a red dot in its corner (seen from another tab). */
+const ICON = (dot: boolean) =>
+  `data:image/svg+xml,${encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="3" y="6" width="26" height="4" rx="1" fill="#3b6fd8"/><rect x="3" y="15" width="26" height="4" rx="1" fill="#3b6fd8"/><rect x="3" y="24" width="26" height="4" rx="1" fill="#3b6fd8"/>${
+      dot ? '<circle cx="24" cy="8" r="7.5" fill="#d93025" stroke="#fff" stroke-width="1.5"/>' : ''
+    }</svg>`,
+  )}`;
+
+function iconLink(): HTMLLinkElement {
+  let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+  if (!link) {
+    link = document.createElement('link');
+    link.rel = 'icon';
+    document.head.append(link);
+  }
+  return link;
+}
+
+/** Whether the page may show system notifications now (granted earlier; asking needs a click, see askNotificationPermission). */
+const canNotify = () => typeof Notification !== 'undefined' && Notification.permission === 'granted';
+
+/**
+ * Asks for leave to show system notifications, from a click (browsers take
+ * the request only then). Called when the person turns on ask-before-read:
+ * that is when a waiting read may need to reach them in another tab.
+ */
+export function askNotificationPermission(): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+  void Notification.requestPermission().catch(() => undefined);
+}
+
+/**
+ * A waiting read reaches the owner wherever they are: the tab's title
+ * counts the asks and its icon gets a dot (both seen from another tab), and
+ * a system notification says who asks for what when the page is hidden and
+ * notifications are permitted. Each ask is announced once.
+ */
+export function useAskAlert(asks: readonly AccessAsk[]): void {
+  const baseTitle = useRef<string | null>(null);
+  const announced = useRef(new Set<number>());
+
+  useEffect(() => {
+    baseTitle.current ??= document.title;
+    const link = iconLink();
+    const n = asks.length;
+    document.title = n > 0 ? `(${n}) ${n === 1 ? 'Read' : 'Reads'} waiting · ${baseTitle.current}` : baseTitle.current;
+    link.href = ICON(n > 0);
+
+    const waiting = new Set(asks.map((a) => a.id));
+    for (const id of announced.current) if (!waiting.has(id)) announced.current.delete(id);
+    if (!canNotify() || document.visibilityState === 'visible') return;
+    for (const ask of asks) {
+      if (announced.current.has(ask.id)) continue;
+      announced.current.add(ask.id);
+      try {
+        const note = new Notification(`${ask.client ?? 'A client'} asks to read a file`, { body: `${ask.path}\nOpen MCP Shelf to allow or deny it.`, tag: `mcp-shelf-ask-${ask.id}` });
+        note.onclick = () => {
+          window.focus();
+          note.close();
+        };
+      } catch {
+        // Some browsers allow notifications only from a service worker: the title and the icon still say it.
+      }
+    }
+  }, [asks]);
+
+  // The plain icon from the start (index.html carries an empty one), and the page's own title back on unmount.
+  useEffect(
+    () => () => {
+      if (baseTitle.current !== null) document.title = baseTitle.current;
+    },
+    [],
+  );
+}
