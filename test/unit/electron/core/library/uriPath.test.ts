@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { isInside, joinRel, pathToUri, relativeBelow, relativeInside, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
+import { isInside, joinRel, pathToUri, relativeBelow, relativeInside, resourceKey, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
 
 describe('isInside', () => {
   it('compares by segments, not by string prefix', () => {
@@ -98,5 +98,19 @@ describe('the fast paths agree with the slow ones', () => {
       }),
       { seed: 7, numRuns: 2000 },
     );
+  });
+});
+
+describe('resourceKey', () => {
+  it('gives one key for the spellings reads take as one file, and keeps ?as=text', () => {
+    const listed = pathToUri('/tmp/x/r&d notes.pdf');
+    expect(resourceKey(listed)).toBe(listed);
+    expect(resourceKey(listed.replace('&', '%26'))).toBe(listed);
+    expect(resourceKey(listed.replace('file:///', 'file://localhost/'))).toBe(listed);
+    expect(resourceKey(`${listed.replace('&', '%26')}?as=text`)).toBe(`${listed}?as=text`);
+  });
+
+  it('keeps a URI reads refuse as its own key, so it matches only itself', () => {
+    for (const bad of ['file:///tmp/x/../etc/passwd', 'https://example.com/a', 'file://evil/a', 'not a uri']) expect(resourceKey(bad)).toBe(bad);
   });
 });
