@@ -346,7 +346,18 @@ export interface TrafficQuery {
   limit?: number;
 }
 
-export type ClientKind = 'claude-desktop' | 'claude-desktop-bundle' | 'vscode' | 'cursor' | 'claude-code' | 'vscode-http' | 'claude-code-http' | 'cursor-http';
+export type ClientKind =
+  | 'claude-desktop'
+  | 'claude-desktop-bundle'
+  | 'vscode'
+  | 'cursor'
+  | 'claude-code'
+  | 'claude-code-project'
+  | 'windsurf'
+  | 'gemini-cli'
+  | 'vscode-http'
+  | 'claude-code-http'
+  | 'cursor-http';
 
 export interface ClientConfigSnippet {
   client: ClientKind;
