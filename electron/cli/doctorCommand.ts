@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 
 import type { DoctorReport } from '../../shared/shelfApi.js';
 import { runDoctor } from '../core/clientSetup/doctor.js';
+import { nodeBridgeCommand } from '../core/service/clientConfigs.js';
+import { CLI_PATH } from './headless.js';
 
 export const DOCTOR_USAGE = `Usage: mcp-shelf doctor [--json] [--project DIR] [--revision REV] [--step-timeout SECONDS]
 
@@ -72,7 +74,12 @@ export async function doctorCommand(args: string[]): Promise<void> {
     process.stderr.write(`mcp-shelf: --step-timeout must be a number of seconds (0–600)\n\n${DOCTOR_USAGE}`);
     process.exit(2);
   }
-  const reports = await runDoctor({ project: values.project ? path.resolve(values.project) : null, revision, stepTimeoutMs: seconds * 1000 });
+  const reports = await runDoctor({
+    project: values.project ? path.resolve(values.project) : null,
+    revision,
+    stepTimeoutMs: seconds * 1000,
+    knownBridges: [nodeBridgeCommand(process.execPath, CLI_PATH, '')],
+  });
   process.stdout.write(values.json ? `${JSON.stringify(reports, null, 2)}\n` : print(reports));
   process.exit(reports.length > 0 && reports.every((r) => r.ok) ? 0 : 1);
 }

@@ -93,6 +93,36 @@ describe('mcp-shelf doctor', () => {
     expect(await configFiles()).toEqual(before);
   });
 
+  it('never runs a project entry that is not this MCP Shelf’s bridge (a cloned repository’s file may come from anyone)', async () => {
+    const foreign = await mkdtemp(path.join(os.tmpdir(), 'doctor-repo-'));
+    try {
+      const marker = path.join(foreign, 'ran');
+      await writeFile(path.join(foreign, 'payload.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`);
+      await writeFile(path.join(foreign, '.mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': { command: process.execPath, args: [path.join(foreign, 'payload.js')] } } }));
+      const run = await runCli(['doctor', '--json', '--project', foreign], undefined, { ...env, HOME: path.join(foreign, 'no-home'), XDG_CONFIG_HOME: path.join(foreign, 'no-xdg') });
+      const report = (JSON.parse(run.stdout) as DoctorReport[]).find((r) => r.file === path.join(foreign, '.mcp.json'));
+      expect(report?.steps.at(-1)).toMatchObject({ id: 'command', status: 'fail', detail: expect.stringMatching(/not this MCP Shelf's bridge.*not run/) as unknown });
+      await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await rm(foreign, { recursive: true, force: true });
+    }
+  });
+
+  it('gives up on a command that never answers after the step’s deadline, and goes on', async () => {
+    const silent = await mkdtemp(path.join(os.tmpdir(), 'doctor-silent-'));
+    try {
+      await mkdir(path.join(silent, '.cursor'));
+      const entry = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', '--', '--socket', shelf.socketPath] };
+      await writeFile(path.join(silent, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': entry } }));
+      const run = await runCli(['doctor', '--json', '--step-timeout', '1'], undefined, { HOME: silent, XDG_CONFIG_HOME: path.join(silent, 'xdg') });
+      const [report] = JSON.parse(run.stdout) as DoctorReport[];
+      expect(report?.steps.find((s) => s.id === 'connect')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/no answer to initialize within 1 s/) as unknown });
+      expect(run.code).toBe(1);
+    } finally {
+      await rm(silent, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   it('speaks 2026-07-28 when asked, with the same result, and exits 0 when every client found passes', async () => {
     const only = await mkdtemp(path.join(os.tmpdir(), 'doctor-one-'));
     try {

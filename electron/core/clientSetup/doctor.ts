@@ -20,12 +20,20 @@ export interface DoctorOptions extends Place {
   revision?: '2025-11-25' | '2026-07-28';
   /** Each step's deadline (default 10 s): a step that hangs fails, the rest go on. */
   stepTimeoutMs?: number;
+  /**
+   * This install's bridge commands. A project's config may come from anyone
+   * (a cloned repository), so its entry is run only when it launches one of
+   * these; a user's own configs are run as they are.
+   */
+  knownBridges?: Array<{ command: string; args: string[] }>;
 }
 
 const DEFAULT_STEP_MS = 10_000;
 /** A config file is small; anything bigger is not one. */
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 const NOT_RUNNING_URI = 'mcp-shelf://not-running';
+/** The files the round trip reads are picked at most this big. */
+const SMALL_FILE_BYTES = 1024 * 1024;
 
 type Entry = { command?: unknown; args?: unknown; env?: unknown; type?: unknown; disabled?: unknown };
 
@@ -77,10 +85,11 @@ interface Found {
 }
 
 /** A text file to read, an image and a document for the tools, from the first page of the list. */
-function pick(resources: Array<{ uri?: unknown; mimeType?: unknown }>): Found {
+function pick(resources: Array<{ uri?: unknown; mimeType?: unknown; size?: unknown }>): Found {
   const found: Found = { text: null, image: null, document: null };
   for (const r of resources) {
-    if (typeof r.uri !== 'string') continue;
+    // A small file proves the read as well as a big one, and its reply is parsed at once.
+    if (typeof r.uri !== 'string' || (typeof r.size === 'number' && r.size > SMALL_FILE_BYTES)) continue;
     const mime = typeof r.mimeType === 'string' ? r.mimeType : '';
     if (r.uri.endsWith('?as=text')) found.document ??= r.uri.slice(0, -'?as=text'.length);
     else if (mime.startsWith('image/') && mime !== 'image/svg+xml') found.image ??= r.uri;
@@ -225,6 +234,17 @@ async function examine(target: ClientTarget, file: string, options: DoctorOption
       label: 'The command runs',
       status: 'fail',
       detail: resolved === null ? `${command} ${path.isAbsolute(command) ? 'is not an executable file' : 'is not on PATH'}` : `${script} does not exist (moved or not built?)`,
+      fix: rewrite('Rewrite the entry with this machine’s bridge command'),
+    });
+    return report();
+  }
+  const known = (options.knownBridges ?? []).some((b) => b.command === command && b.args[0] === argv[0]);
+  if (target.project && !known) {
+    steps.push({
+      id: 'command',
+      label: 'The command runs',
+      status: 'fail',
+      detail: `${[command, ...argv.slice(0, 1)].join(' ')} is not this MCP Shelf's bridge; a project's file may come from anyone, so it was not run`,
       fix: rewrite('Rewrite the entry with this machine’s bridge command'),
     });
     return report();

@@ -19,7 +19,9 @@ export interface RpcReply {
  */
 export class StdioPeer {
   private readonly proc: ChildProcess;
-  private buffer = '';
+  /** The current line's pieces (joined once its end arrives, so a long reply is never rescanned). */
+  private pieces: string[] = [];
+  private pieceChars = 0;
   private tail = '';
   private nextId = 1;
   private pending: { id: number; resolve: (r: RpcReply) => void; reject: (e: Error) => void } | null = null;
@@ -29,12 +31,22 @@ export class StdioPeer {
     this.proc = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const utf8 = new StringDecoder('utf8');
     this.proc.stdout?.on('data', (chunk: Buffer) => {
-      this.buffer += utf8.write(chunk);
-      if (this.buffer.length > MAX_LINE_CHARS && !this.buffer.includes('\n')) return this.end(new Error(`a reply over ${MAX_LINE_CHARS} characters`));
-      for (let nl = this.buffer.indexOf('\n'); nl >= 0; nl = this.buffer.indexOf('\n')) {
-        const line = this.buffer.slice(0, nl).trim();
-        this.buffer = this.buffer.slice(nl + 1);
+      let text = utf8.write(chunk);
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
+        this.pieces.push(text.slice(0, nl));
+        const line = this.pieces.join('').trim();
+        this.pieces = [];
+        this.pieceChars = 0;
+        text = text.slice(nl + 1);
         if (line !== '') this.line(line);
+      }
+      this.pieces.push(text);
+      this.pieceChars += text.length;
+      if (this.pieceChars > MAX_LINE_CHARS) {
+        this.pieces = [];
+        this.pieceChars = 0;
+        this.end(new Error(`a reply over ${MAX_LINE_CHARS} characters`));
+        this.proc.kill('SIGKILL');
       }
     });
     this.proc.stderr?.setEncoding('utf8').on('data', (text: string) => {
