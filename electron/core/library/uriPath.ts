@@ -129,6 +129,9 @@ export function uriToPath(uri: string): string | null {
   return p;
 }
 
+/** A `file:` URI of a path of plain characters, which pathToFileURL writes as they are. */
+const PLAIN_URI = /^file:\/\/\/[A-Za-z0-9._/-]*$/;
+
 /**
  * The resource a client's URI names, in the spelling the library lists it:
  * the same normalisation reads use (`%26` and `&`, `file://localhost/` and
@@ -137,6 +140,8 @@ export function uriToPath(uri: string): string | null {
  * already in this form (`pathToUri` of a path round-trips).
  */
 export function resourceKey(uri: string): string {
+  // The listed spelling of a plain path is its own key: no parsing (most clients send it back as listed).
+  if (path.sep === '/' && PLAIN_URI.test(uri) && !uri.endsWith('/') && !REL_NEEDS_JOIN.test(uri.slice(8))) return uri;
   const fileUri = fileUriOfText(uri);
   const p = uriToPath(fileUri ?? uri);
   if (p === null) return uri;

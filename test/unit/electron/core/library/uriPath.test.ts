@@ -110,6 +110,17 @@ describe('resourceKey', () => {
     expect(resourceKey(`${listed.replace('&', '%26')}?as=text`)).toBe(`${listed}?as=text`);
   });
 
+  it('gives a plain URI (its shortcut) the key the long way gives', () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9._-]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.boolean(), (segments, slash) => {
+        const uri = `file:///${segments.join('/')}${slash ? '/' : ''}`;
+        const p = uriToPath(uri);
+        expect(resourceKey(uri)).toBe(p === null ? uri : pathToUri(p));
+      }),
+    );
+  });
+
   it('keeps a URI reads refuse as its own key, so it matches only itself', () => {
     for (const bad of ['file:///tmp/x/../etc/passwd', 'https://example.com/a', 'file://evil/a', 'not a uri']) expect(resourceKey(bad)).toBe(bad);
   });
