@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { bundleSizeProblems } from './bundle-sizes.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BRIDGE = path.join(ROOT, 'out', 'bridge', 'mcp-shelf-bridge.cjs');
 const MCPB = path.join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js');
@@ -50,13 +52,19 @@ const work = await mkdtemp(path.join(os.tmpdir(), 'mcpb-'));
 try {
   await mkdir(path.join(work, 'server'));
   await copyFile(BRIDGE, path.join(work, 'server', 'mcp-shelf-bridge.cjs'));
-  await copyFile(path.join(ROOT, 'build', 'icon.png'), path.join(work, 'icon.png'));
+  // mcpb recommends a 512×512 icon (build/icon.png is the installers' 1024 master).
+  await copyFile(path.join(ROOT, 'build', 'icons', '512x512.png'), path.join(work, 'icon.png'));
   await writeFile(path.join(work, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   // The official tool validates the manifest and packs the folder.
   process.stdout.write(run(['validate', path.join(work, 'manifest.json')]));
   await mkdir(path.dirname(OUT), { recursive: true });
   await rm(OUT, { force: true });
   run(['pack', work, OUT]);
+  const problems = await bundleSizeProblems(work, OUT);
+  if (problems.length > 0) {
+    await rm(OUT, { force: true });
+    throw new Error(`mcp-shelf.mcpb is too large:\n  ${problems.join('\n  ')}`);
+  }
   process.stdout.write(`mcp-shelf.mcpb: ${OUT}\n`);
 } finally {
   await rm(work, { recursive: true, force: true });

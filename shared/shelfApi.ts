@@ -371,7 +371,18 @@ export interface TrafficQuery {
   limit?: number;
 }
 
-export type ClientKind = 'claude-desktop' | 'claude-desktop-bundle' | 'vscode' | 'cursor' | 'claude-code' | 'vscode-http' | 'claude-code-http' | 'cursor-http';
+export type ClientKind =
+  | 'claude-desktop'
+  | 'claude-desktop-bundle'
+  | 'vscode'
+  | 'cursor'
+  | 'claude-code'
+  | 'claude-code-project'
+  | 'windsurf'
+  | 'gemini-cli'
+  | 'vscode-http'
+  | 'claude-code-http'
+  | 'cursor-http';
 
 export interface ClientConfigSnippet {
   client: ClientKind;
@@ -389,8 +400,36 @@ export interface HostInfo {
   platform: string;
 }
 
-/** Clients whose config file MCP Shelf can edit for you. */
-export type SetupClient = 'claude-desktop' | 'cursor' | 'vscode';
+/**
+ * Client configs MCP Shelf can edit for you: a client's user config, or a
+ * project's (`claude-code`: the project's `.mcp.json`; `vscode-workspace`:
+ * `.vscode/mcp.json`; `cursor-project`: `.cursor/mcp.json`).
+ */
+export type SetupClient = 'claude-desktop' | 'claude-code' | 'vscode' | 'vscode-workspace' | 'cursor' | 'cursor-project' | 'windsurf' | 'gemini-cli';
+
+/** What a Compatibility Doctor step found: pass, fail, not applicable, or a fact to know. */
+export type DoctorStatus = 'pass' | 'fail' | 'skip' | 'info';
+
+export interface DoctorStep {
+  /** config, entry, command, socket, connect, list, read, image, document, shows */
+  id: string;
+  label: string;
+  status: DoctorStatus;
+  detail: string;
+  /** How to put it right; `action` when the window can do it in one click. */
+  fix?: { text: string; action?: 'rewrite-entry' };
+}
+
+/** One client config the Doctor found on this machine, and what its checks and round trip showed. */
+export interface DoctorReport {
+  target: SetupClient;
+  client: string;
+  file: string;
+  /** The protocol revision the round trip spoke (the one this client uses). */
+  revision: string;
+  ok: boolean;
+  steps: DoctorStep[];
+}
 
 /**
  * One-click client setup: the file written (with its backup), or why it was
@@ -429,6 +468,8 @@ export interface ShelfMethods {
   clientConfigs(): Promise<ClientConfigSnippet[]>;
   /** Adds or updates the mcp-shelf entry in the client's own config file. */
   installClientConfig(client: SetupClient): Promise<ClientSetupResult>;
+  /** The Compatibility Doctor: each client config found, checked, and its entry run as the client would. Writes nothing. */
+  runDoctor(): Promise<DoctorReport[]>;
   /** The access history, newest first. */
   queryHistory(query: HistoryQuery): Promise<HistoryPage>;
   /** Read counts of every file the history holds a successful read of. */
@@ -483,6 +524,7 @@ export const SHELF_METHODS = [
   'exportTraffic',
   'clientConfigs',
   'installClientConfig',
+  'runDoctor',
   'queryHistory',
   'fileAccess',
   'exportHistory',

@@ -19,6 +19,9 @@ export const SHOWS_APP: Record<ClientKind, boolean> = {
   cursor: true,
   'cursor-http': true,
   'claude-code': false,
+  'claude-code-project': false,
+  windsurf: false,
+  'gemini-cli': false,
   'claude-code-http': false,
 };
 

@@ -15,15 +15,16 @@ export interface RunningShelf {
 }
 
 /** A real `mcp-shelf serve --ui` per test, with its own settings and socket. */
-export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: string[]) => Promise<RunningShelf> }>({
+export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: string[], env?: NodeJS.ProcessEnv) => Promise<RunningShelf> }>({
   // Playwright reads a fixture's dependencies from this pattern; this one has none.
   // eslint-disable-next-line no-empty-pattern
   startShelf: async ({}, use, testInfo) => {
     const started: Array<RunningShelf & { log: () => string }> = [];
-    await use(async (args = []) => {
+    // `env` is added to the environment serve runs with (a fake HOME, say).
+    await use(async (args = [], env = {}) => {
       const home = await mkdtemp(path.join(os.tmpdir(), 'e2e-'));
       const socketPath = path.join(home, 's.sock');
-      const proc = spawn(process.execPath, [CLI, 'serve', '--ui', '--no-open', '--socket', socketPath, '--config-dir', home, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const proc = spawn(process.execPath, [CLI, 'serve', '--ui', '--no-open', '--socket', socketPath, '--config-dir', home, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
       let err = '';
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`serve --ui did not start:\n${err}`)), 60_000); // a deadline for failure only

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -12,6 +13,7 @@ import { defaultSocketPath } from '../core/transport/socketPath.js';
 import { SocketInUseError } from '../core/transport/socketServer.js';
 import { VERSION } from '../core/version.js';
 import { connectCommand } from './connectCommand.js';
+import { doctorCommand } from './doctorCommand.js';
 import { CLI_PATH, type HeadlessOptions, type HeadlessShelf,startHeadless, UsageError } from './headless.js';
 import { openBrowser } from './openBrowser.js';
 
@@ -25,8 +27,8 @@ const USAGE = `mcp-shelf ${VERSION} — publish folders as MCP resources
 Usage:
   mcp-shelf serve [options] FOLDER…   serve the folders on a local socket
   mcp-shelf connect [--socket PATH]   stdio ↔ socket bridge for MCP clients
-  mcp-shelf config CLIENT [--print]   add MCP Shelf to claude-desktop,
-                                      cursor or vscode
+  mcp-shelf config CLIENT [--print]   add MCP Shelf to a client's config
+  mcp-shelf doctor [--json]           check every client found, end to end
   mcp-shelf --version
 
 Run "mcp-shelf COMMAND --help" for a command's options.
@@ -72,7 +74,15 @@ Options:
 `;
 
 
-const CONFIG_USAGE = `Usage: mcp-shelf config claude-desktop|cursor|vscode [--print] [--socket PATH]
+const SETUP_CLIENTS = ['claude-desktop', 'claude-code', 'vscode', 'vscode-workspace', 'cursor', 'cursor-project', 'windsurf', 'gemini-cli'] as const;
+
+const CONFIG_USAGE = `Usage: mcp-shelf config CLIENT [--print] [--socket PATH] [--project DIR]
+
+CLIENT is one of: ${SETUP_CLIENTS.join(', ')}.
+claude-code, vscode-workspace and cursor-project edit a project's file
+(.mcp.json, .vscode/mcp.json, .cursor/mcp.json) in --project DIR (default: the
+current folder); Claude Desktop's is the Microsoft Store build's when that is
+installed.
 
 Adds (or updates) the "mcp-shelf" entry in the client's own MCP config file,
 launching the bridge with this Node and this CLI. Every other key is kept, a
@@ -82,6 +92,7 @@ valid JSON is never changed (you get the error and the snippet instead).
 Options:
   --print         show the file as it would be written, change nothing
   --socket PATH   the socket the bridge connects to (default: ${defaultSocketPath()})
+  --project DIR   the project folder for project configs
   -h, --help      show this help
 `;
 
@@ -224,17 +235,18 @@ async function serve(args: string[]): Promise<void> {
 }
 
 async function config(args: string[]): Promise<void> {
-  const { values, positionals } = parse(args, { print: { type: 'boolean' }, socket: { type: 'string' } }, CONFIG_USAGE);
+  const { values, positionals } = parse(args, { print: { type: 'boolean' }, socket: { type: 'string' }, project: { type: 'string' } }, CONFIG_USAGE);
   if (values.help) {
     process.stdout.write(CONFIG_USAGE);
     return;
   }
-  const client = positionals[0];
-  if (positionals.length !== 1 || (client !== 'claude-desktop' && client !== 'cursor' && client !== 'vscode')) {
-    fail(positionals.length === 0 ? 'name a client: claude-desktop, cursor or vscode' : `unknown client "${positionals.join(' ')}"`, CONFIG_USAGE);
+  const client = SETUP_CLIENTS.find((c) => c === positionals[0]);
+  if (positionals.length !== 1 || client === undefined) {
+    fail(positionals.length === 0 ? `name a client: ${SETUP_CLIENTS.join(', ')}` : `unknown client "${positionals.join(' ')}"`, CONFIG_USAGE);
   }
   const socketPath = (values.socket as string | undefined) ?? defaultSocketPath();
-  const result = await installClientConfig(client, nodeBridgeCommand(process.execPath, CLI_PATH, socketPath), { dryRun: Boolean(values.print) });
+  const project = path.resolve((values.project as string | undefined) ?? process.cwd());
+  const result = await installClientConfig(client, nodeBridgeCommand(process.execPath, CLI_PATH, socketPath), { dryRun: Boolean(values.print), project });
   if (!result.ok) {
     process.stderr.write(`mcp-shelf: ${result.error}
 Add this to it by hand:
@@ -262,6 +274,8 @@ export async function main(argv: string[]): Promise<void> {
       return connectCommand(rest);
     case 'config':
       return config(rest);
+    case 'doctor':
+      return doctorCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);

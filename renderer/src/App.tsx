@@ -310,7 +310,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
               />
             )}
             {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} listClients={api.listClients} />}
-            {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} />}
+            {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} doctor={() => api.runDoctor()} />}
           </div>
         </main>
         </Panel>

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 
+import { bundleSizeProblems, MAX_FILE_BYTES } from '../../scripts/bundle-sizes.mjs';
 import { makeTree, uriOf } from '../support/fixtures.js';
 import { startShelf } from '../support/shelfProcess.js';
 
@@ -30,6 +31,12 @@ describe('the MCP Bundle (npm run mcpb)', () => {
       await run(process.execPath, [MCPB, 'unpack', bundle, unpacked]);
       const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as { server: { mcp_config: { command: string; args: string[] } } };
       expect(manifest.server.mcp_config.command).toBe('node');
+      // mcpb recommends a 512² icon; Claude Desktop is reported to reject bundles holding a file over ~108 KB.
+      const icon = await readFile(path.join(unpacked, 'icon.png'));
+      expect([icon.readUInt32BE(16), icon.readUInt32BE(20)]).toEqual([512, 512]);
+      for (const entry of await readdir(unpacked, { withFileTypes: true, recursive: true })) {
+        if (entry.isFile()) expect((await stat(path.join(entry.parentPath, entry.name))).size, entry.name).toBeLessThanOrEqual(100 * 1024);
+      }
       // What the client runs: the manifest's args with ${__dirname} filled in, plus our socket (the default in real use).
       const args = manifest.server.mcp_config.args.map((a) => a.replace('${__dirname}', unpacked));
       const client = new Client({ name: 'bundle', version: '1' });
@@ -45,4 +52,19 @@ describe('the MCP Bundle (npm run mcpb)', () => {
       await rm(root, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('is refused by its build when a file or the whole grows past its bound', async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), 'mcpb-sizes-'));
+    try {
+      await writeFile(path.join(work, 'small.js'), 'x');
+      expect(await bundleSizeProblems(work)).toEqual([]);
+      await writeFile(path.join(work, 'big.js'), Buffer.alloc(MAX_FILE_BYTES + 1));
+      expect(await bundleSizeProblems(work)).toEqual([expect.stringMatching(/^big\.js is 102401 bytes/)]);
+      const packed = path.join(work, 'packed.mcpb');
+      await writeFile(packed, Buffer.alloc(300 * 1024));
+      expect(await bundleSizeProblems(work, packed)).toHaveLength(3); // big.js, packed.mcpb as a file of the folder, and as the bundle
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
 });

@@ -101,13 +101,15 @@ describe('ShelfService on real folders', () => {
 
   it('gives client snippets that launch the bridge with this socket', async () => {
     const snippets = await svc.service.clientConfigs();
-    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code']);
+    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code', 'claude-code-project', 'windsurf', 'gemini-cli']);
     const by = (client: string) => snippets.find((s) => s.client === client)?.text ?? '';
     const claude = JSON.parse(by('claude-desktop'));
     expect(claude.mcpServers['mcp-shelf'].args).toEqual([expect.stringMatching(/cli\.js$/), 'connect', '--socket', svc.service.socketPath]);
     expect(by('claude-desktop-bundle')).toMatch(/npm run mcpb.*mcp-shelf\.mcpb/);
     expect(JSON.parse(by('vscode')).servers['mcp-shelf'].type).toBe('stdio');
     expect(by('claude-code')).toMatch(/^claude mcp add mcp-shelf -- .*connect --socket /);
+    expect(JSON.parse(by('claude-code-project')).mcpServers['mcp-shelf']).toMatchObject({ type: 'stdio', args: claude.mcpServers['mcp-shelf'].args });
+    for (const client of ['windsurf', 'gemini-cli']) expect(JSON.parse(by(client))).toEqual(claude);
   });
 
   it('validates settings and applies them live', async () => {

@@ -1,5 +1,4 @@
 import { copyFile, lstat, mkdir, realpath } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 
 import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from 'jsonc-parser';
@@ -8,30 +7,18 @@ import writeFileAtomic from 'write-file-atomic';
 import type { ClientSetupResult, SetupClient } from '../../../shared/shelfApi.js';
 import { readRegularText } from '../library/regularFile.js';
 import type { BridgeCommand } from '../service/clientConfigs.js';
+import { type Place, resolveConfigFile, targetOf } from './clientTargets.js';
+
+export { configFilePath } from './clientTargets.js';
 
 /** The entry name MCP Shelf owns in every client's config. */
 export const ENTRY = 'mcp-shelf';
 
-/** Where each client keeps its MCP servers, on this OS. */
-export function configFilePath(client: SetupClient, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): string {
-  const home = os.homedir();
-  const appData = env.APPDATA ?? path.join(home, 'AppData', 'Roaming');
-  const xdg = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(home, '.config');
-  const userData = platform === 'darwin' ? path.join(home, 'Library', 'Application Support') : platform === 'win32' ? appData : xdg;
-  switch (client) {
-    case 'claude-desktop':
-      return path.join(userData, 'Claude', 'claude_desktop_config.json');
-    case 'vscode':
-      return path.join(userData, 'Code', 'User', 'mcp.json');
-    case 'cursor':
-      return path.join(home, '.cursor', 'mcp.json');
-  }
-}
-
 /** The key holding servers, and our entry in it, per client. */
-function entryFor(client: SetupClient, bridge: BridgeCommand): { key: string; value: Record<string, unknown> } {
+export function entryFor(client: SetupClient, bridge: BridgeCommand): { key: string; value: Record<string, unknown> } {
+  const target = targetOf(client);
   const stdio = { command: bridge.command, args: bridge.args, ...(bridge.env ? { env: bridge.env } : {}) };
-  return client === 'vscode' ? { key: 'servers', value: { type: 'stdio', ...stdio } } : { key: 'mcpServers', value: stdio };
+  return { key: target.key, value: target.typed ? { type: 'stdio', ...stdio } : stdio };
 }
 
 function describeErrors(errors: ParseError[], text: string): string {
@@ -50,9 +37,9 @@ function describeErrors(errors: ParseError[], text: string): string {
 export async function installClientConfig(
   client: SetupClient,
   bridge: BridgeCommand,
-  options: { dryRun?: boolean; file?: string } = {},
+  options: { dryRun?: boolean; file?: string } & Place = {},
 ): Promise<ClientSetupResult> {
-  const file = options.file ?? configFilePath(client);
+  const file = options.file ?? (await resolveConfigFile(client, options));
   const { key, value } = entryFor(client, bridge);
   const snippet = JSON.stringify({ [key]: { [ENTRY]: value } }, null, 2);
   // A config that is a link is edited where it leads (the link stays); one leading nowhere is refused, not replaced.

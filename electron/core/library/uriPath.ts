@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
+
 /**
  * URI ↔ path mapping. Everything here is pure string work; whether a path is
  * published (and safe to open) is decided by the library against its index
@@ -120,4 +122,24 @@ export function uriToPath(uri: string): string | null {
   // A path that normalises to something else had tricks in it.
   if (path.normalize(p) !== p && path.normalize(p) !== p.replace(/[/\\]+$/, '')) return null;
   return p;
+}
+
+/** A `file:` URI of a path of plain characters, which pathToFileURL writes as they are. */
+const PLAIN_URI = /^file:\/\/\/[A-Za-z0-9._/-]*$/;
+
+/**
+ * The resource a client's URI names, in the spelling the library lists it:
+ * the same normalisation reads use (`%26` and `&`, `file://localhost/` and
+ * `file:///` name one file), with a document's `?as=text` kept. A URI reads
+ * would refuse is its own key, so it matches only itself. Library URIs are
+ * already in this form (`pathToUri` of a path round-trips).
+ */
+export function resourceKey(uri: string): string {
+  // The listed spelling of a plain path is its own key: no parsing (most clients send it back as listed).
+  if (path.sep === '/' && PLAIN_URI.test(uri) && !uri.endsWith('/') && !REL_NEEDS_JOIN.test(uri.slice(8))) return uri;
+  const fileUri = fileUriOfText(uri);
+  const p = uriToPath(fileUri ?? uri);
+  if (p === null) return uri;
+  const key = pathToUri(p);
+  return fileUri === null ? key : textUriOf(key);
 }

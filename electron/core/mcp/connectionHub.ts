@@ -10,10 +10,12 @@ import { type HeldAccount, HeldBytes, heldCost } from '../clientMemory/heldBytes
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
+import { HttpListens } from './httpListens.js';
 import { claimOf, type ClientIdentity, type Era, identityOf } from './protocolEra.js';
 import { readFastPath } from './readFastPath.js';
 import { type RequestProblem, screenRequest } from './requestParams.js';
 import { createShelfServer, listChangedThrottle, type ShelfServerOptions } from './shelfServer.js';
+import { UriSpellings } from './uriSpellings.js';
 
 export interface Connection {
   id: number;
@@ -96,6 +98,8 @@ export class ConnectionHub {
   readonly held: HeldBytes;
   private modern: McpHttpHandler | null = null;
   private stopFeedingHttp: (() => void) | null = null;
+  /** The open modern HTTP listens (their URIs' spellings; ended by a cancel). */
+  private readonly httpListens = new HttpListens();
 
   constructor(
     private readonly library: Library,
@@ -168,7 +172,7 @@ export class ConnectionHub {
           ...this.options.server,
           era,
           notifications: 'connection',
-          listensTo: (uri) => listens.names(uri),
+          listenedSpellings: (uri) => listens.spellings.of(uri),
           reads: this.reads,
           held: connection.held,
           requester: () => requesterOf(connection),
@@ -246,8 +250,10 @@ export class ConnectionHub {
     const listChanged = listChangedThrottle(() => handler.notify.resourcesChanged());
     const unsubscribe = this.library.subscribe({
       listChanged: () => listChanged.changed(),
-      updated(uris) {
-        for (const uri of uris) handler.notify.resourceUpdated(uri);
+      updated: (uris) => {
+        // The bus routes by exact URI: each update goes out in every spelling an open listen used.
+        if (this.httpListens.spellings.empty) return;
+        for (const uri of uris) for (const spelling of this.httpListens.spellings.of(uri)) handler.notify.resourceUpdated(spelling);
       },
     });
     this.stopFeedingHttp = () => {
@@ -260,15 +266,28 @@ export class ConnectionHub {
 
   /**
    * A modern HTTP listen's URIs count in the budget while its response stays
-   * open (call `release` when it closes); null for any other request.
+   * open (call `release` when it closes), and a cancel naming it calls `end`;
+   * null for any other request.
    */
-  holdHttpListen(message: unknown): { release(): void } | { problem: RequestProblem } | null {
-    const m = message as { method?: unknown; params?: unknown } | null;
+  holdHttpListen(message: unknown, end: () => void): { release(): void } | { problem: RequestProblem } | null {
+    const m = message as { id?: unknown; method?: unknown; params?: unknown } | null;
     if (!m || typeof m !== 'object' || m.method !== 'subscriptions/listen') return null;
     const account = this.held.account();
     const refused = account.hold(listenCost(m.params));
     if (refused) return { problem: { code: -32602, message: `Listen refused: ${refused}` } };
-    return { release: () => account.close() };
+    const forget = this.httpListens.open(m, end);
+    return {
+      release: () => {
+        forget();
+        account.close();
+      },
+    };
+  }
+
+  /** A modern HTTP `notifications/cancelled`: ends the listen it names (its stream closes). */
+  cancelHttpListen(message: unknown): void {
+    const m = message as { method?: unknown; params?: unknown } | null;
+    if (m && typeof m === 'object' && m.method === 'notifications/cancelled') this.httpListens.cancelled(m);
   }
 
   /** The traffic observer of the modern HTTP client that sent this request (one per name and version). */
@@ -372,14 +391,10 @@ function listenCost(params: unknown): number {
  */
 class SocketListens {
   private readonly byId = new Map<string, { uris: string[]; cost: number }>();
-  private readonly uriCounts = new Map<string, number>();
+  /** The URIs the listens name, by the resource each names. */
+  readonly spellings = new UriSpellings();
 
   constructor(private readonly connection: Connection) {}
-
-  /** Whether a listen of this connection names `uri`. */
-  names(uri: string): boolean {
-    return this.uriCounts.has(uri);
-  }
 
   /** Called by the screen after the params check: null to let the listen through, else why it is refused. */
   admit(request: { method: string; params?: unknown; id?: unknown }): RequestProblem | null {
@@ -397,7 +412,7 @@ class SocketListens {
     } else this.connection.held.release(-delta);
     if (old) this.forget(old.uris);
     this.byId.set(key, { uris, cost });
-    for (const uri of uris) this.uriCounts.set(uri, (this.uriCounts.get(uri) ?? 0) + 1);
+    for (const uri of uris) this.spellings.add(uri);
     return null;
   }
 
@@ -414,14 +429,10 @@ class SocketListens {
 
   clear(): void {
     this.byId.clear();
-    this.uriCounts.clear();
+    this.spellings.clear();
   }
 
   private forget(uris: string[]): void {
-    for (const uri of uris) {
-      const n = (this.uriCounts.get(uri) ?? 0) - 1;
-      if (n > 0) this.uriCounts.set(uri, n);
-      else this.uriCounts.delete(uri);
-    }
+    for (const uri of uris) this.spellings.delete(uri);
   }
 }

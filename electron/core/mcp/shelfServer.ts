@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
 import type { Era } from './protocolEra.js';
 import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
 import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
+import { UriSpellings } from './uriSpellings.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
 const LIST_CHANGED_DEBOUNCE_MS = 100;
@@ -53,8 +54,11 @@ export interface ShelfServerSetup extends ShelfServerOptions {
    * HTTP are fed by the handler's event bus instead.
    */
   notifications: 'connection' | 'none';
-  /** For a modern connection: whether any of its listens named this URI (a cheap pre-filter; the SDK routes exactly). */
-  listensTo?: (uri: string) => boolean;
+  /**
+   * For a modern connection: the spellings its listens used for the library
+   * URI `uri` (the SDK routes each to the listens that named it exactly).
+   */
+  listenedSpellings?: (uri: string) => readonly string[];
   /** Client reads: asked about where a folder says so, and recorded in the access history. */
   reads: ClientReads;
   /**
@@ -129,8 +133,10 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
 
   // 2025 subscriptions belong to the connection; any URI may be subscribed:
   // updates only ever come for published files, and answering alike for
-  // every URI tells nothing about what exists.
+  // every URI tells nothing about what exists. An update goes out in each
+  // spelling the client subscribed with (Python's Path.as_uri() writes `%26`).
   const subscriptions = new Set<string>();
+  const subscribed = new UriSpellings();
   if (setup.era === 'legacy') {
     server.setRequestHandler('resources/subscribe', (req) => {
       const { uri } = req.params;
@@ -139,10 +145,14 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
       const refused = setup.held?.hold(heldCost(uri));
       if (refused) throw ShelfError.invalidParams(`Subscription refused: ${refused}`);
       subscriptions.add(uri);
+      subscribed.add(uri);
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', (req) => {
-      if (subscriptions.delete(req.params.uri)) setup.held?.release(heldCost(req.params.uri));
+      if (subscriptions.delete(req.params.uri)) {
+        subscribed.delete(req.params.uri);
+        setup.held?.release(heldCost(req.params.uri));
+      }
       return {};
     });
   }
@@ -155,6 +165,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     stopListening();
     for (const uri of subscriptions) setup.held?.release(heldCost(uri));
     subscriptions.clear();
+    subscribed.clear();
   };
   server.onclose = dispose;
 
@@ -162,14 +173,14 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     const ignoreClosed = () => undefined; // the connection may be gone; its close path cleans up
     // A 2025 client hears nothing before its handshake ends; a modern one has no handshake.
     const ready = () => setup.era === 'modern' || server.getClientCapabilities() !== undefined;
-    const wanted = setup.era === 'legacy' ? (uri: string) => subscriptions.has(uri) : (setup.listensTo ?? (() => true));
+    const spellings = setup.era === 'legacy' ? (uri: string) => subscribed.of(uri) : (setup.listenedSpellings ?? ((uri: string) => [uri]));
     const listChanged = listChangedThrottle(() => {
       if (ready()) server.sendResourceListChanged().catch(ignoreClosed);
     });
     const unsubscribe = library.subscribe({
       listChanged: () => listChanged.changed(),
       updated(uris) {
-        for (const uri of uris) if (wanted(uri)) server.sendResourceUpdated({ uri }).catch(ignoreClosed);
+        for (const uri of uris) for (const spelling of spellings(uri)) server.sendResourceUpdated({ uri: spelling }).catch(ignoreClosed);
       },
       folderState(_folder, message) {
         // Log messages are unsolicited in 2025 and forbidden so in 2026-07-28

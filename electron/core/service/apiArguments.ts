@@ -104,7 +104,9 @@ export const API_ARGUMENTS = {
   clearTraffic: none,
   exportTraffic: z.tuple([TrafficQueryArg]),
   clientConfigs: none,
-  installClientConfig: z.tuple([z.enum(['claude-desktop', 'cursor', 'vscode'])]),
+  // The window has no project folder: its one click edits user configs only.
+  installClientConfig: z.tuple([z.enum(['claude-desktop', 'cursor', 'vscode', 'windsurf', 'gemini-cli'])]),
+  runDoctor: none,
   queryHistory: z.tuple([HistoryQueryArg]),
   fileAccess: none,
   exportHistory: z.tuple([HistoryQueryArg, z.enum(['csv', 'jsonl'])]),

@@ -21,25 +21,34 @@ export function appBridgeCommand(executable: string, socketPath: string): Bridge
   return { command: executable, args: ['--mcp-bridge', '--socket', socketPath] };
 }
 
-function configLocations(platform: string): Record<'claude-desktop' | 'vscode' | 'cursor', string> {
+type Located = 'claude-desktop' | 'vscode' | 'cursor' | 'windsurf' | 'gemini-cli';
+
+function configLocations(platform: string): Record<Located, string> {
   if (platform === 'darwin') {
     return {
       'claude-desktop': '~/Library/Application Support/Claude/claude_desktop_config.json',
       vscode: '~/Library/Application Support/Code/User/mcp.json',
       cursor: '~/.cursor/mcp.json',
+      windsurf: '~/.codeium/windsurf/mcp_config.json',
+      'gemini-cli': '~/.gemini/settings.json',
     };
   }
   if (platform === 'win32') {
     return {
-      'claude-desktop': '%APPDATA%\\Claude\\claude_desktop_config.json',
+      // The Microsoft Store build reads only its package's copy.
+      'claude-desktop': '%APPDATA%\\Claude\\claude_desktop_config.json (Store build: %LOCALAPPDATA%\\Packages\\Claude_…\\LocalCache\\Roaming\\Claude\\)',
       vscode: '%APPDATA%\\Code\\User\\mcp.json',
       cursor: '%USERPROFILE%\\.cursor\\mcp.json',
+      windsurf: '%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json',
+      'gemini-cli': '%USERPROFILE%\\.gemini\\settings.json',
     };
   }
   return {
     'claude-desktop': '~/.config/Claude/claude_desktop_config.json',
     vscode: '~/.config/Code/User/mcp.json',
     cursor: '~/.cursor/mcp.json',
+    windsurf: '~/.codeium/windsurf/mcp_config.json',
+    'gemini-cli': '~/.gemini/settings.json',
   };
 }
 
@@ -100,11 +109,32 @@ export function clientConfigs(bridge: BridgeCommand, platform: string, http: Htt
       language: 'shell',
       text: ['claude', 'mcp', 'add', ...envFlags, 'mcp-shelf', '--', bridge.command, ...bridge.args].map(shellQuote).join(' '),
     },
+    {
+      client: 'claude-code-project',
+      title: 'Claude Code (project)',
+      location: '.mcp.json in the project folder',
+      language: 'json',
+      text: json({ mcpServers: { 'mcp-shelf': { type: 'stdio', ...stdio } } }),
+    },
+    {
+      client: 'windsurf',
+      title: 'Windsurf',
+      location: where.windsurf,
+      language: 'json',
+      text: json({ mcpServers: { 'mcp-shelf': stdio } }),
+    },
+    {
+      client: 'gemini-cli',
+      title: 'Gemini CLI',
+      location: where['gemini-cli'],
+      language: 'json',
+      text: json({ mcpServers: { 'mcp-shelf': stdio } }),
+    },
     ...(http ? httpSnippets(http, where) : []),
   ];
 }
 
-function httpSnippets(http: HttpAccess, where: Record<'vscode' | 'cursor', string>): ClientConfigSnippet[] {
+function httpSnippets(http: HttpAccess, where: Record<Located, string>): ClientConfigSnippet[] {
   const headers = http.token ? { Authorization: `Bearer ${http.token}` } : undefined;
   const json = (v: unknown) => JSON.stringify(v, null, 2);
   return [

@@ -8,6 +8,7 @@ import type {
   ClientConfigSnippet,
   ClientInfo,
   ClientSetupResult,
+  DoctorReport,
   FileAccess,
   FolderInfo,
   FolderOptions,
@@ -37,6 +38,7 @@ import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
+import { runDoctor } from '../clientSetup/doctor.js';
 import { profileFor } from '../delivery/clientProfiles.js';
 import { ImageForModel } from '../delivery/imageForModel.js';
 import { LineIndexCache } from '../delivery/lineIndex.js';
@@ -533,6 +535,16 @@ export class ShelfService implements ShelfMethods {
 
   async installClientConfig(client: SetupClient): Promise<ClientSetupResult> {
     return installClientConfig(client, this.options.bridge(this.socketPath));
+  }
+
+  private doctor: Promise<DoctorReport[]> | null = null;
+
+  /** One Doctor run at a time: a second ask while one runs gets the same answer. */
+  async runDoctor(): Promise<DoctorReport[]> {
+    this.doctor ??= runDoctor({ shelfSocket: this.socketPath, project: null }).finally(() => {
+      this.doctor = null;
+    });
+    return this.doctor;
   }
 
   async queryHistory(query: HistoryQuery): Promise<HistoryPage> {

@@ -219,12 +219,15 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
           const observer = hub.httpClientObserver(body);
           observer.incoming(body, raw.length, raw.length <= 4096 ? raw.toString('utf8') : undefined);
           // A listen's URIs are kept while its response stays open: they count in the budget until it closes.
-          const held = hub.holdHttpListen(body);
+          // Aborting the request ends the SDK's listen, and with it the stream.
+          const aborted = new AbortController();
+          const held = hub.holdHttpListen(body, () => aborted.abort());
           if (held && 'problem' in held && isJSONRPCRequest(body)) {
             res.writeHead(200, { 'content-type': 'application/json' });
             return void res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: held.problem }));
           }
-          const aborted = new AbortController();
+          // A client that cancels a listen by notification and keeps the stream open (mcp-remote) still ends it.
+          hub.cancelHttpListen(body);
           res.on('close', () => {
             aborted.abort();
             if (held && 'release' in held) held.release();

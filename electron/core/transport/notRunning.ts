@@ -5,13 +5,18 @@ import type { Readable, Writable } from 'node:stream';
  * server whose every answer says so, in a way a model can relay ("MCP Shelf
  * is not running: start it"), instead of a bare failed launch the person
  * never sees explained. Both revisions: `initialize` (2025) and
- * `server/discover` (2026-07-28). Node built-ins only: it ships inside the
+ * `server/discover` (2026-07-28). Lists hold one entry that says it (a
+ * resource a person sees in the attach menu, a template, the tools'
+ * descriptions); reads, tool calls and everything else answer with it as an
+ * error or an error result. Node built-ins only: it ships inside the
  * dependency-free bridge.
  */
 
 const TOOLS = ['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf'];
 const MODERN = '2026-07-28';
 const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+/** The one resource the stand-in lists: reading it gives the instruction. */
+export const NOT_RUNNING_URI = 'mcp-shelf://not-running';
 
 export function notRunningMessage(socketPath: string): string {
   return `MCP Shelf is not running (nothing listens at ${socketPath}). Start the MCP Shelf app, or run "mcp-shelf serve FOLDER…", then reconnect this server in your client.`;
@@ -38,16 +43,24 @@ export function notRunningReply(message: Request, text: string): unknown {
       return result({ supportedVersions: [MODERN], capabilities, instructions: text });
     case 'ping':
       return result({});
+    case 'logging/setLevel':
+      return result({});
     case 'resources/list':
-      return result({ resources: [] });
+      return result({ resources: [{ uri: NOT_RUNNING_URI, name: 'MCP Shelf is not running', title: 'MCP Shelf is not running: start it', description: text, mimeType: 'text/plain' }] });
     case 'resources/templates/list':
-      return result({ resourceTemplates: [] });
+      return result({ resourceTemplates: [{ uriTemplate: `${NOT_RUNNING_URI}/{path}`, name: 'MCP Shelf is not running', description: text, mimeType: 'text/plain' }] });
     case 'tools/list':
       // The same tools the shelf offers, so a model that calls one learns why there is nothing.
-      return result({ tools: TOOLS.map((name) => ({ name, description: `MCP Shelf's ${name.replace('_', ' ')} (the shelf is not running now)`, inputSchema: { type: 'object' } })) });
+      return result({ tools: TOOLS.map((name) => ({ name, description: `MCP Shelf's ${name.replace('_', ' ')}. ${text}`, inputSchema: { type: 'object' } })) });
     case 'tools/call':
       return result({ content: [{ type: 'text', text }], isError: true });
     case 'resources/read':
+      if (message.params?.uri === NOT_RUNNING_URI) return result({ contents: [{ uri: NOT_RUNNING_URI, mimeType: 'text/plain', text }] });
+      return { jsonrpc: '2.0', id, error: { code: -32603, message: text } };
+    case 'completion/complete':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+    case 'subscriptions/listen':
       return { jsonrpc: '2.0', id, error: { code: -32603, message: text } };
     default:
       return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found (${text})` } };

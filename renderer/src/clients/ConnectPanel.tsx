@@ -1,13 +1,16 @@
 import { useState } from 'react';
 
-import type { ClientConfigSnippet, ClientSetupResult, SetupClient } from '../../../shared/shelfApi';
+import type { ClientConfigSnippet, ClientSetupResult, DoctorReport, SetupClient } from '../../../shared/shelfApi';
 import { APP_CLIENTS, BROWSE_TOOL, SHOWS_APP } from '../../../shared/shelfApp';
 import { CopyButton } from '../ui/CopyButton';
+import { DoctorPanel } from './DoctorPanel';
 
 const SETUP: Partial<Record<ClientConfigSnippet['client'], SetupClient>> = {
   'claude-desktop': 'claude-desktop',
   vscode: 'vscode',
   cursor: 'cursor',
+  windsurf: 'windsurf',
+  'gemini-cli': 'gemini-cli',
 };
 
 const listOf = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
@@ -20,9 +23,11 @@ const listOf = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} a
 export function ConnectPanel({
   snippets,
   install,
+  doctor,
 }: {
   snippets: ClientConfigSnippet[];
   install: (client: SetupClient) => Promise<ClientSetupResult>;
+  doctor: () => Promise<DoctorReport[]>;
 }) {
   const [results, setResults] = useState<Partial<Record<string, ClientSetupResult | 'busy'>>>({});
   const run = async (kind: string, client: SetupClient) => {
@@ -45,6 +50,7 @@ export function ConnectPanel({
         <code>{BROWSE_TOOL}</code> tool), then filter, search, preview and add files to the chat yourself. Other clients get the same tool&apos;s answer as
         text.
       </p>
+      <DoctorPanel run={doctor} install={install} />
       <div className="snippets">
         {snippets.map((s) => {
           const setup = SETUP[s.client];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { isInside, joinRel, pathToUri, relativeBelow, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
+import { isInside, joinRel, pathToUri, relativeBelow, resourceKey, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
 
 /** The oracle: Node's own relative path, with / separators (the product has relativeBelow). */
 const relativeInside = (root: string, candidate: string): string => path.relative(root, candidate).split(path.sep).join('/');
@@ -101,5 +101,30 @@ describe('the fast paths agree with the slow ones', () => {
       }),
       { seed: 7, numRuns: 2000 },
     );
+  });
+});
+
+describe('resourceKey', () => {
+  it('gives one key for the spellings reads take as one file, and keeps ?as=text', () => {
+    const listed = pathToUri('/tmp/x/r&d notes.pdf');
+    expect(resourceKey(listed)).toBe(listed);
+    expect(resourceKey(listed.replace('&', '%26'))).toBe(listed);
+    expect(resourceKey(listed.replace('file:///', 'file://localhost/'))).toBe(listed);
+    expect(resourceKey(`${listed.replace('&', '%26')}?as=text`)).toBe(`${listed}?as=text`);
+  });
+
+  it('gives a plain URI (its shortcut) the key the long way gives', () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9._-]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.boolean(), (segments, slash) => {
+        const uri = `file:///${segments.join('/')}${slash ? '/' : ''}`;
+        const p = uriToPath(uri);
+        expect(resourceKey(uri)).toBe(p === null ? uri : pathToUri(p));
+      }),
+    );
+  });
+
+  it('keeps a URI reads refuse as its own key, so it matches only itself', () => {
+    for (const bad of ['file:///tmp/x/../etc/passwd', 'https://example.com/a', 'file://evil/a', 'not a uri']) expect(resourceKey(bad)).toBe(bad);
   });
 });

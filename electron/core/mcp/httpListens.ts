@@ -1,0 +1,69 @@
+import { identityOf } from './protocolEra.js';
+import { UriSpellings } from './uriSpellings.js';
+
+interface OpenListen {
+  client: string;
+  uris: string[];
+  end(): void;
+}
+
+/** Who sent a modern HTTP message: the name and version its envelope gives (empty when none). */
+function clientKey(message: { method?: unknown; params?: unknown }): string {
+  const identity = identityOf(message);
+  return `${identity?.name ?? ''}\u0000${identity?.version ?? ''}`;
+}
+
+/** The URIs a listen request names (the params were checked before). */
+function listenedUris(params: unknown): string[] {
+  const uris = (params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string') : [];
+}
+
+/**
+ * The open `subscriptions/listen` responses over modern HTTP. Their URIs are
+ * kept by the resource each names, so an update goes out in the spelling a
+ * listen used; and a `notifications/cancelled` naming a listen's request id
+ * (mcp-remote cancels this way and never closes the stream) ends that
+ * stream. Request ids are the client's own, so a cancel ends only listens of
+ * the client it names. One entry per open response: the SDK's listen limit
+ * and the held-bytes budget bound them.
+ */
+export class HttpListens {
+  readonly spellings = new UriSpellings();
+  private readonly byId = new Map<string, Set<OpenListen>>();
+
+  /** Keeps a listen while its response is open; `end` closes that response. Returns what to call when it closes. */
+  open(message: { id?: unknown; method?: unknown; params?: unknown }, end: () => void): () => void {
+    const id = JSON.stringify(message.id);
+    const listen: OpenListen = { client: clientKey(message), uris: listenedUris(message.params), end };
+    let same = this.byId.get(id);
+    if (!same) this.byId.set(id, (same = new Set()));
+    same.add(listen);
+    for (const uri of listen.uris) this.spellings.add(uri);
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      for (const uri of listen.uris) this.spellings.delete(uri);
+      const set = this.byId.get(id);
+      set?.delete(listen);
+      if (set?.size === 0) this.byId.delete(id);
+    };
+  }
+
+  /** A `notifications/cancelled`: ends the open listens of its client with the request id it names; how many. */
+  cancelled(message: { method?: unknown; params?: unknown }): number {
+    const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return 0;
+    const client = clientKey(message);
+    const matching = [...(this.byId.get(JSON.stringify(requestId)) ?? [])].filter((l) => l.client === client);
+    for (const listen of matching) listen.end();
+    return matching.length;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const set of this.byId.values()) n += set.size;
+    return n;
+  }
+}
