@@ -9,6 +9,9 @@ import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
 import { expect, publishByPath, test } from './shelfFixture.js';
 
+// Each test runs axe over many views in two themes (50 s here under load): a deadline for a failure, not a speed target.
+test.describe.configure({ timeout: 300_000 });
+
 /** axe-core over every view, light and dark: no critical or serious violation. */
 
 let root: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../shared/shelfApi.js';
 import { docx } from '../support/documents.js';
 import { makeTree } from '../support/fixtures.js';
-import { runCli, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
+import { CLI, runCli, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 // A 2×2 PNG: an image the read tool hands a model as an image.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
@@ -102,6 +102,23 @@ describe('mcp-shelf doctor', () => {
       const run = await runCli(['doctor', '--json', '--project', foreign], undefined, { ...env, HOME: path.join(foreign, 'no-home'), XDG_CONFIG_HOME: path.join(foreign, 'no-xdg') });
       const report = (JSON.parse(run.stdout) as DoctorReport[]).find((r) => r.file === path.join(foreign, '.mcp.json'));
       expect(report?.steps.at(-1)).toMatchObject({ id: 'command', status: 'fail', detail: expect.stringMatching(/not this MCP Shelf's bridge.*not run/) as unknown });
+      await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await rm(foreign, { recursive: true, force: true });
+    }
+  });
+
+  it('runs our own bridge for a project entry without the env the project file gives (NODE_OPTIONS would run its code)', async () => {
+    const foreign = await mkdtemp(path.join(os.tmpdir(), 'doctor-env-'));
+    try {
+      const marker = path.join(foreign, 'ran');
+      const payload = path.join(foreign, 'payload.cjs');
+      await writeFile(payload, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`);
+      const entry = { command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath], env: { NODE_OPTIONS: `--require ${payload}` } };
+      await writeFile(path.join(foreign, '.mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': entry } }));
+      const run = await runCli(['doctor', '--json', '--project', foreign], undefined, { ...env, HOME: path.join(foreign, 'no-home'), XDG_CONFIG_HOME: path.join(foreign, 'no-xdg') });
+      const report = (JSON.parse(run.stdout) as DoctorReport[]).find((r) => r.file === path.join(foreign, '.mcp.json'));
+      expect(report?.steps.find((s) => s.id === 'command')).toMatchObject({ status: 'pass' });
       await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       await rm(foreign, { recursive: true, force: true });

@@ -204,7 +204,8 @@ async function examine(target: ClientTarget, file: string, options: DoctorOption
     return report();
   }
   const args = Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string') ? (entry.args as string[]) : null;
-  const entryEnv = entry.env && typeof entry.env === 'object' && !Array.isArray(entry.env) ? (entry.env as Record<string, string>) : {};
+  // A project's file may come from anyone: its env is never used (NODE_OPTIONS=--require… would run its code inside our own bridge).
+  const entryEnv = !target.project && entry.env && typeof entry.env === 'object' && !Array.isArray(entry.env) ? (entry.env as Record<string, string>) : {};
   const problem =
     typeof entry.command !== 'string' || entry.command === ''
       ? 'has no command'
