@@ -183,6 +183,8 @@ export interface Settings {
   /** How long a read from an ask-before-read folder waits for an answer before it is denied. */
   askTimeoutSeconds: number;
   delivery: DeliverySettings;
+  /** Text of images and scanned PDF pages by OCR: on or off, and its languages (Tesseract codes; English ships). */
+  ocr: { enabled: boolean; languages: string[] };
 }
 
 /** What the window may change with updateSettings (folders have their own methods). */
@@ -191,6 +193,7 @@ export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath'
   log?: Partial<Settings['log']>;
   history?: Partial<Settings['history']>;
   delivery?: Partial<DeliverySettings>;
+  ocr?: Partial<Settings['ocr']>;
 };
 
 /** How a client's read ended. */

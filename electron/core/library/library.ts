@@ -7,7 +7,7 @@ import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
-import { type DocumentKind, documentKind } from '../documents/documentKinds.js';
+import { type DocumentKind, textKind } from '../documents/documentKinds.js';
 import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';
@@ -195,7 +195,7 @@ export class Library {
         const file = describe(folder, entry);
         resources.push(file);
         // A document's text follows it (so a page may hold one more than pageSize).
-        if (documents && documentKind(rel)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
+        if (documents && textKind(rel, documents.ocrOn)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
         last = { folder, rel };
       }
     }
@@ -311,13 +311,29 @@ export class Library {
   async documentText(fileUri: string, uri = fileUri): Promise<DocumentTextResult & { kind: DocumentKind; key: string }> {
     const documents = this.options.documents;
     const found = documents ? await this.locate(fileUri) : null;
-    const kind = found ? documentKind(found.entry.rel) : null;
+    const kind = found ? this.textKindOf(found.entry.rel) : null;
     if (!documents || !found || !kind) throw ShelfError.notFound(uri);
     const { folder, entry } = found;
     const limit = this.options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const key = documentKey(folder, entry);
     const result = await documents.text(uri, key, kind, () => readBytes(folder, entry.rel, fileUri, limit));
     return { ...result, kind, key };
+  }
+
+  /** What has text changed (OCR turned on or off): the list gains or loses images' companions. */
+  textChanged(): void {
+    this.emit((l) => l.listChanged?.());
+  }
+
+  /** The kind of text a file has: a document's, or with OCR on an image's (null: none, or documents off). */
+  textKindOf(rel: string): DocumentKind | null {
+    const documents = this.options.documents;
+    return documents ? textKind(rel, documents.ocrOn) : null;
+  }
+
+  /** Whether images have text (OCR is on). */
+  get ocrOn(): boolean {
+    return this.options.documents?.ocrOn ?? false;
   }
 
   /** Whether document text is on (the tools then give a document's text instead of its bytes). */
@@ -366,7 +382,7 @@ export class Library {
     if (touched.length > 0) {
       const uris = touched.map((rel) => folder.uriOf(rel));
       // A document's text changes with it.
-      if (this.options.documents) for (const rel of touched) if (documentKind(rel)) uris.push(textUriOf(folder.uriOf(rel)));
+      if (this.options.documents) for (const rel of touched) if (this.textKindOf(rel)) uris.push(textUriOf(folder.uriOf(rel)));
       this.cache?.forget(uris);
       this.emit((l) => l.updated?.(uris));
     }

@@ -5,7 +5,6 @@ import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
 import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
 import { nextSlice } from '../background/nextSlice.js';
 import { Turns } from '../background/turns.js';
-import { documentKind } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
 import { globMatcher } from './globMatcher.js';
@@ -124,6 +123,15 @@ export class SearchIndex {
     return n;
   }
 
+  /**
+   * Indexes every folder again, in the background (already-indexed files
+   * are replaced): after what has text changed (OCR turned on or off).
+   */
+  reindexAll(): void {
+    for (const f of this.library.list()) this.walk(f);
+    this.schedule();
+  }
+
   /** Indexes every file of `folder`, in path order, from the start. */
   private walk(folder: PublishedFolder): void {
     if (folder.fileCount === 0) return;
@@ -228,7 +236,7 @@ export class SearchIndex {
     const entry = folder?.get(rel);
     if (!folder || !entry) return this.drop(id);
     const fileUri = folder.uriOf(rel);
-    const document = documentKind(rel) !== null;
+    const document = this.library.textKindOf(rel) !== null;
     if (!document && entry.size > MAX_INDEXED_BYTES) return this.drop(id);
     if (this.docs.size >= this.maxFiles && !this.docs.has(id)) {
       this.leftOut++;
@@ -289,7 +297,7 @@ export class SearchIndex {
         const folder = d ? folders.get(d.folderId) : undefined;
         if (!d || !folder) continue; // removed while this search waited
         const fileUri = folder.uriOf(d.rel);
-        const uri = documentKind(d.rel) ? textUriOf(fileUri) : fileUri;
+        const uri = this.library.textKindOf(d.rel) ? textUriOf(fileUri) : fileUri;
         let text: string;
         try {
           const read = await this.library.read(uri, { background: true });

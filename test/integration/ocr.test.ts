@@ -1,0 +1,164 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { flateBombPdf } from '../../bench/hostileDocuments.mjs';
+import { EXTRACT_WORKER } from '../../electron/cli/headless.js';
+import { DocumentText } from '../../electron/core/documents/documentText.js';
+import { ErrorCodes } from '../../shared/errorCodes.js';
+import { imageWithText, pdfWithText, pngDeclaring, scannedPdf } from '../support/documents.js';
+import { eventually, uriOf } from '../support/fixtures.js';
+import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
+
+/**
+ * OCR: images and scanned PDF pages read by Tesseract in the OCR worker,
+ * served as their `?as=text` companion, searchable, and given to a model
+ * beside the image; pixel bombs and pages of absurd size refused within
+ * bounds. Every picture is made here (sharp renders SVG text; a text PDF is
+ * rendered to pixels by PDFium for the scans).
+ */
+
+const ENG = { languages: ['eng'], dataDirs: [] };
+const failure = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`);
+/** OCR may misread a letter here and there: the words are compared in lower case, and most must be there. */
+const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+
+describe('OCR in the worker', () => {
+  const docs = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG });
+  afterAll(() => docs.close());
+  const read = (kind: 'pdf' | 'image', bytes: Uint8Array, d = docs) => d.text(`file:///x?as=text`, `${kind}-${Math.random()}`, kind, async () => bytes.slice()); // a copy each time: the bytes move to a worker
+
+  it('reads the words of a PNG, a JPEG, a WebP and a TIFF, saying they came from OCR', async () => {
+    for (const format of ['png', 'jpeg', 'webp', 'tiff'] as const) {
+      const got = await read('image', await imageWithText(['Invoice 4711 for harbour crane', 'maintenance due Friday'], format));
+      expect(got.parts, format).toBe(1);
+      expect(got.text, format).toMatch(/^--- Page 1 ---\n\[text recognised by OCR from the page image\]\n/);
+      const found = words(got.text);
+      for (const w of ['invoice', '4711', 'harbour', 'crane', 'maintenance', 'friday']) expect(found.has(w), `${format}: ${w} in ${got.text}`).toBe(true);
+    }
+  });
+
+  it('a scanned PDF (a text PDF rendered to pixels at 110 dpi) gives its words with page markers; text pages keep their text layer', async () => {
+    const scan = await read('pdf', await scannedPdf(['The otters of the northern river', 'Beavers build dams in winter', 'Kept as text about herons'], 110, [2]));
+    expect(scan.parts).toBe(3);
+    const [, p1, p2, p3] = scan.text.split(/^--- Page \d ---$/m);
+    expect(p1).toContain('[text recognised by OCR');
+    for (const w of ['otters', 'northern', 'river']) expect(words(p1 ?? '').has(w), `${w} in ${p1}`).toBe(true);
+    for (const w of ['beavers', 'dams', 'winter']) expect(words(p2 ?? '').has(w), `${w} in ${p2}`).toBe(true);
+    // The page with a text layer is its text, not OCR's reading of it.
+    expect(p3).toBe('\nKept as text about herons\n');
+  });
+
+  it('with OCR off, an image has no text and a scan says it would need OCR', async () => {
+    const off = new DocumentText({ workerFile: EXTRACT_WORKER });
+    try {
+      expect(await failure(read('image', await imageWithText(['hello there']), off))).toBe(`${ErrorCodes.documentTextUnavailable}:unsupported`);
+      expect(await failure(read('pdf', await scannedPdf(['Nothing to see']), off))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('hostile pictures are refused within bounds, and the next image is read', async () => {
+    // A PNG declaring 100,000 × 100,000 pixels: refused from its header, before anything is decoded.
+    let t = performance.now();
+    expect(await failure(read('image', pngDeclaring(100_000, 100_000)))).toBe(`${ErrorCodes.documentTextUnavailable}:too-large`);
+    expect(performance.now() - t).toBeLessThan(15_000);
+    // Not an image at all.
+    expect(await failure(read('image', Buffer.from('GIF89a but not really')))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
+    // A page declaring the largest size a PDF allows (200 × 200 inches) and no text: rendered within the pixel bound, nothing found.
+    const { PDFDocument } = await import('pdf-lib');
+    const huge = await PDFDocument.create();
+    huge.addPage([14_400, 14_400]);
+    t = performance.now();
+    expect(await failure(read('pdf', await huge.save()))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+    // A Flate bomb in a PDF is stopped by the memory watchdog with OCR on too.
+    const watched = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, processMemoryMb: 64, timeoutMs: 120_000 });
+    try {
+      expect(await failure(read('pdf', flateBombPdf(), watched))).toBe(`${ErrorCodes.documentTextUnavailable}:too-large`);
+    } finally {
+      await watched.close();
+    }
+    const after = await read('image', await imageWithText(['Still reading after the bombs']));
+    expect(words(after.text).has('bombs')).toBe(true);
+  });
+
+  it('an OCR that takes too long is stopped by its time limit, and a text PDF is not held up behind it', async () => {
+    const slow = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, ocrPageMs: 30 });
+    try {
+      const ocr = failure(read('image', await imageWithText(Array.from({ length: 7 }, (_, i) => `Line ${i} of a long page of words`)), slow));
+      // The text worker answers while the OCR worker works.
+      const text = await read('pdf', await pdfWithText(['Plain text, no waiting']), slow);
+      expect(text.text).toContain('Plain text, no waiting');
+      expect(await ocr).toBe(`${ErrorCodes.documentTextUnavailable}:timeout`);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('OCR through the shelf', () => {
+  let root: string;
+  let configDir: string;
+  let shelf: ShelfProcess;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'ocr-'));
+    await mkdir(path.join(root, 'scans'));
+    await writeFile(path.join(root, 'receipt.png'), await imageWithText(['Receipt from the Lighthouse Cafe', 'Two pelican pies 12.50']));
+    await writeFile(path.join(root, 'scans/letter.pdf'), await scannedPdf(['Dear committee about the flamingo budget', 'Second page on walrus migration']));
+    await writeFile(path.join(root, 'notes.txt'), 'plain notes about seals\n');
+    configDir = await mkdtemp(path.join(os.tmpdir(), 'ocr-config-'));
+    shelf = await startShelf([root], [], { socketPath: path.join(configDir, 's.sock') });
+  }, 60_000);
+  afterAll(async () => {
+    await shelf?.stop();
+    await rm(root, { recursive: true, force: true });
+    await rm(configDir, { recursive: true, force: true });
+  });
+
+  it('lists an image with its text, reads it, and finds it by search and grep', async () => {
+    const c = await connectSdkClient(shelf.socketPath);
+    try {
+      const listed = await c.listResources();
+      const names = listed.resources.map((r) => r.name);
+      expect(names.slice(names.indexOf('receipt.png'), names.indexOf('receipt.png') + 2)).toEqual(['receipt.png', 'receipt.png (text)']);
+      expect(names).toContain('scans/letter.pdf (text)');
+      const image = await c.readResource({ uri: `${uriOf(root, 'receipt.png')}?as=text` });
+      expect(words((image.contents[0] as { text: string }).text).has('pelican')).toBe(true);
+      const letter = (await c.readResource({ uri: `${uriOf(root, 'scans/letter.pdf')}?as=text` })).contents[0] as { text: string };
+      expect(letter.text).toMatch(/--- Page 2 ---\n\[text recognised by OCR/);
+      expect(words(letter.text).has('walrus')).toBe(true);
+      // Ranked search finds words only OCR saw, in the image and in the scan.
+      await eventually(async () => {
+        const r = (await c.callTool({ name: 'search_resources', arguments: { query: 'pelican' } })).structuredContent as { results: Array<{ uri: string }> };
+        expect(r.results[0]?.uri).toBe(`${uriOf(root, 'receipt.png')}?as=text`);
+        return true;
+      }, 60_000);
+      await eventually(async () => {
+        const r = (await c.callTool({ name: 'search_resources', arguments: { query: 'flamingo' } })).structuredContent as { results: Array<{ uri: string }> };
+        expect(r.results[0]?.uri).toBe(`${uriOf(root, 'scans/letter.pdf')}?as=text`);
+        return true;
+      }, 60_000);
+      const grep = await c.callTool({ name: 'grep_resources', arguments: { pattern: 'walrus' } });
+      expect(JSON.stringify(grep.structuredContent)).toContain('letter.pdf');
+    } finally {
+      await c.close();
+    }
+  }, 120_000);
+
+  it('read_resource gives a model the image and, after it, the text OCR found, saying it is OCR', async () => {
+    const c = await connectSdkClient(shelf.socketPath);
+    try {
+      const r = await c.callTool({ name: 'read_resource', arguments: { uri: uriOf(root, 'receipt.png') } });
+      const content = r.content as Array<{ type: string; text?: string }>;
+      expect(content[0]?.type).toBe('image');
+      const ocr = content.find((b) => b.type === 'text' && b.text?.includes('OCR'));
+      expect(ocr?.text).toMatch(/^Text in the image, recognised by OCR/);
+      expect(words(ocr?.text ?? '').has('pelican')).toBe(true);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});
