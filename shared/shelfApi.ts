@@ -115,6 +115,8 @@ export interface ServerStatus {
   maxReadBytes: number;
   /** The full-text index: null when off; otherwise files indexed and still waiting, and whether it is full (files left out). */
   search: { indexed: number; pending: number; full: boolean; maxFiles: number } | null;
+  /** Whether images (PNG, JPEG, WebP, TIFF) have text by OCR, as a `?as=text` companion like a document's. */
+  ocr?: boolean;
 }
 
 /** One file a content search found, best first. */

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -10,6 +11,8 @@ import { DocumentText } from '../../electron/core/documents/documentText.js';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { imageWithText, pdfWithText, pngDeclaring, scannedPdf } from '../support/documents.js';
 import { eventually, uriOf } from '../support/fixtures.js';
+import { RawClient } from '../support/rawClient.js';
+import { startService } from '../support/service.js';
 import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 /**
@@ -159,6 +162,56 @@ describe('OCR through the shelf', () => {
       expect(words(ocr?.text ?? '').has('pelican')).toBe(true);
     } finally {
       await c.close();
+    }
+  }, 60_000);
+});
+
+describe('OCR settings', () => {
+  it('turning OCR off takes images’ text away (list, read, status) and on brings it back; languages are checked, and one not installed says how to add it', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-set-'));
+    await writeFile(path.join(root, 'sign.webp'), await imageWithText(['Beware of the iguana']));
+    const svc = await startService({ extractWorker: EXTRACT_WORKER, sessionFolders: [root] });
+    const { service } = svc;
+    const textUri = `${uriOf(root, 'sign.webp')}?as=text`;
+    // What a client lists (the window lists files only).
+    const listedText = async () => {
+      const c = await RawClient.initialized(path.join(svc.dir, 's.sock'));
+      try {
+        const r = (await c.request('resources/list', {})).result as { resources: Array<{ uri: string }> };
+        return r.resources.some((x) => x.uri === textUri);
+      } finally {
+        c.close();
+      }
+    };
+    try {
+      expect((await service.getSettings()).ocr).toEqual({ enabled: true, languages: ['eng'] });
+      expect((await service.getStatus()).ocr).toBe(true);
+      expect(await listedText()).toBe(true);
+      const on = await service.readResource(textUri);
+      expect(on.ok && words(JSON.stringify(on.result)).has('iguana')).toBe(true);
+      await service.updateSettings({ ocr: { enabled: false } });
+      expect((await service.getStatus()).ocr).toBe(false);
+      const off = await service.readResource(textUri);
+      expect(off.ok ? 'ok' : off.error.code).toBe(ErrorCodes.resourceNotFound);
+      expect(await listedText()).toBe(false);
+      await service.updateSettings({ ocr: { enabled: true } });
+      expect(await listedText()).toBe(true);
+      // A language code is part of a file name: anything else is refused, and nothing changes.
+      await expect(service.updateSettings({ ocr: { languages: ['../../etc/passwd'] } })).rejects.toThrow(/Invalid setting ocr\.languages/);
+      await expect(service.updateSettings({ ocr: { languages: [] } })).rejects.toThrow(/Invalid setting ocr\.languages/);
+      // A language whose data is nowhere: the read says so, with where to put it.
+      await service.updateSettings({ ocr: { languages: ['eng', 'xyz'] } });
+      const missing = await service.readResource(textUri);
+      expect(missing.ok ? 'ok' : missing.error).toMatchObject({ code: ErrorCodes.documentTextUnavailable, data: { reason: 'unsupported' }, message: expect.stringContaining('xyz is not installed') });
+      // Data in the settings folder's ocr-languages/ is used (here English again, under another name).
+      await mkdir(path.join(svc.dir, 'ocr-languages'));
+      await writeFile(path.join(svc.dir, 'ocr-languages', 'xyz.traineddata.gz'), await readFile(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz')));
+      await service.updateSettings({ ocr: { languages: ['xyz'] } });
+      const other = await service.readResource(textUri);
+      expect(other.ok && words(JSON.stringify(other.result)).has('iguana')).toBe(true);
+    } finally {
+      await svc.stop();
+      await rm(root, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -442,6 +442,7 @@ export class ShelfService implements ShelfMethods {
       },
       maxReadBytes: this.library.options.maxReadBytes,
       search: this.search ? { indexed: this.search.indexed, pending: this.search.pending, full: this.search.full, maxFiles: this.search.maxFiles } : null,
+      ocr: this.library.ocrOn,
     };
   }
 
@@ -484,6 +485,7 @@ export class ShelfService implements ShelfMethods {
       this.documents.setOcr(this.ocrRequest(next));
       this.library.textChanged();
       this.search?.reindexAll();
+      this.statusSoon();
     }
     if (JSON.stringify(next.http) !== JSON.stringify(this.settings.http) && this.endpoints.httpFromSettings) {
       // Restart HTTP with the new address or token before anything is saved:

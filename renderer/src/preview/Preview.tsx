@@ -13,6 +13,8 @@ import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText
 
 /** Files whose text the server extracts (`?as=text`). */
 const DOCUMENT = /\.(pdf|docx|xlsx|pptx)$/i;
+/** Images whose text OCR reads, when the server has OCR on. */
+const OCR_IMAGE = /\.(png|jpe?g|webp|tiff?)$/i;
 
 /** A blob: URL for media and PDFs, revoked when the preview changes. */
 function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string | null {
@@ -159,6 +161,7 @@ export function Preview({
   access,
   onHistory,
   readText,
+  ocr = false,
   focus,
   updatedAt,
   openUri,
@@ -178,6 +181,8 @@ export function Preview({
   onHistory?: () => void;
   /** Reads a document's text resource (`?as=text`), as a client would. */
   readText?: (uri: string) => Promise<ReadPreview>;
+  /** The server reads images' text by OCR: they get the File/Text switch too. */
+  ocr?: boolean;
   /** A search result to show: its line, in the document's text when it came from there. */
   focus?: { line: number; inText: boolean; term?: string };
   /** When the file changed on disk and the preview was read again. */
@@ -198,7 +203,7 @@ export function Preview({
   const [ownRaw, setOwnRaw] = useState(false);
   const raw = rawProp ?? ownRaw;
   const setRaw = setRawProp ?? setOwnRaw;
-  const isDocument = DOCUMENT.test(resource.name);
+  const isDocument = DOCUMENT.test(resource.name) || (ocr && OCR_IMAGE.test(resource.name));
   const [asText, setAsText] = useState(focus?.inText ?? false);
   const [text, setText] = useState<ReadPreview | null>(null);
   useEffect(() => {
