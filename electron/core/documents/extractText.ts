@@ -63,8 +63,6 @@ function boundedZip(bytes: Uint8Array): Buffer {
   return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
 }
 
-/** Scanned pages are rendered at this resolution for OCR (Tesseract reads best at 300). */
-const OCR_DPI = 300;
 /** The first line of a part whose text OCR found: the words may be misread. */
 export const OCR_NOTE = '[text recognised by OCR from the page image]';
 
@@ -110,7 +108,7 @@ async function pdfOcr(bytes: Uint8Array, pageTexts: string[], ocr: OcrRequest): 
         continue;
       }
       read++;
-      const image = doc.renderGrey(i, OCR_DPI);
+      const image = doc.renderGrey(i, doc.scanDpi(i));
       const text = await recognize(image, image.dpi, ocr);
       parts[i] = text === '' ? '' : `${OCR_NOTE}\n${text}`;
     }
