@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,6 +25,7 @@ import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shel
  * rendered to pixels by PDFium for the scans).
  */
 
+const run = promisify(execFile);
 const ENG = { languages: ['eng'], dataDirs: [] };
 const failure = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`);
 /** OCR may misread a letter here and there: the words are compared in lower case, and most must be there. */
@@ -53,6 +56,36 @@ describe('OCR in the worker', () => {
     // The page with a text layer is its text, not OCR's reading of it.
     expect(p3).toBe('\nKept as text about herons\n');
   });
+
+  it('reads with the network taken away: the engines and the language data come from disk, nothing is fetched', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ocr-offline-'));
+    try {
+      await writeFile(path.join(dir, 'note.png'), await imageWithText(['Offline reading of a manatee']));
+      await writeFile(path.join(dir, 'scan.pdf'), await scannedPdf(['A scanned page about a narwhal']));
+      // Every way out of the process fails loudly (and is counted): fetch, sockets, DNS, http(s).
+      const blocker = `
+        import net from 'node:net'; import dns from 'node:dns'; import http from 'node:http'; import https from 'node:https';
+        const no = (what) => () => { globalThis.__tries = (globalThis.__tries ?? 0) + 1; throw new Error('network used: ' + what); };
+        globalThis.fetch = no('fetch'); net.Socket.prototype.connect = no('socket'); dns.lookup = no('dns');
+        http.request = no('http'); https.request = no('https'); http.get = no('http'); https.get = no('https');`;
+      const script = `
+        import { readFileSync } from 'node:fs';
+        const { extractText } = await import(${JSON.stringify(path.resolve('dist/electron/core/documents/extractText.js'))});
+        const ocr = { languages: ['eng'], dataDirs: [] };
+        const image = await extractText('image', readFileSync(${JSON.stringify(path.join(dir, 'note.png'))}), { ocr, stage: 'ocr' });
+        const bytes = readFileSync(${JSON.stringify(path.join(dir, 'scan.pdf'))});
+        const first = await extractText('pdf', bytes, { ocr, stage: 'text' });
+        const scan = await extractText('pdf', bytes, { ocr, stage: 'ocr', pageTexts: first.pageTexts });
+        console.log(JSON.stringify({ image: image.text, scan: scan.text, tries: globalThis.__tries ?? 0 }));`;
+      const { stdout } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(blocker)}`, '--input-type=module', '-e', script], { timeout: 120_000 });
+      const got = JSON.parse(stdout) as { image: string; scan: string; tries: number };
+      expect(got.tries).toBe(0);
+      expect(words(got.image).has('manatee')).toBe(true);
+      expect(words(got.scan).has('narwhal')).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('with OCR off, an image has no text and a scan says it would need OCR', async () => {
     const off = new DocumentText({ workerFile: EXTRACT_WORKER });
