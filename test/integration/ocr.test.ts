@@ -122,7 +122,7 @@ describe('OCR in the worker', () => {
   });
 
   it('an OCR that takes too long is stopped by its time limit, and a text PDF is not held up behind it', async () => {
-    const slow = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, ocrPageMs: 30 });
+    const slow = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, ocrTimeoutMs: 100 });
     try {
       const ocr = failure(read('image', await imageWithText(Array.from({ length: 7 }, (_, i) => `Line ${i} of a long page of words`)), slow));
       // The text worker answers while the OCR worker works.

@@ -3,7 +3,7 @@ import { ShelfError } from '../library/shelfError.js';
 import type { DocumentKind } from './documentKinds.js';
 import { ExtractLane, type LaneOutcome, type UnavailableReason } from './extractLane.js';
 import type { OcrRequest } from './ocr.js';
-import { MAX_OCR_PAGES } from './ocrLimits.js';
+import { OCR_DOCUMENT_MS } from './ocrLimits.js';
 import type { CachedOutcome, TextDiskCache } from './textDiskCache.js';
 
 export type { UnavailableReason } from './extractLane.js';
@@ -28,8 +28,12 @@ export interface DocumentTextOptions {
   disk?: TextDiskCache | null;
   /** OCR of images and scanned PDF pages (null or absent: off); setOcr changes it. */
   ocr?: OcrRequest | null;
-  /** OCR's processor time per page (an image counts as OCR_IMAGE_PAGES pages). */
-  ocrPageMs?: number;
+  /**
+   * OCR's processor time for one document, after which its worker is
+   * stopped (timeout): a backstop, as OCR leaves pages past OCR_DOCUMENT_MS
+   * itself. Default: that and a minute for the page under way.
+   */
+  ocrTimeoutMs?: number;
 }
 
 export interface DocumentTextResult {
@@ -49,10 +53,8 @@ function fromDisk(kept: CachedOutcome | null): Outcome | null {
   return LASTING.has(kept.reason as UnavailableReason) ? { reason: kept.reason as UnavailableReason, message: kept.message } : null;
 }
 
-/** Processor time OCR may take per page: a 300-dpi page takes 1–3 s here. */
-const OCR_PAGE_MS = 20_000;
-/** An image is timed as this many pages (a TIFF may hold several; a photo is large). */
-const OCR_IMAGE_PAGES = 3;
+/** OCR's backstop: its own budget per document, and a minute for the page it was on. */
+const OCR_TIMEOUT_MS = OCR_DOCUMENT_MS + 60_000;
 /** What an outcome costs the in-memory cache, in characters: its text or message, its key and the entry around them. */
 const outcomeChars = (key: string, o: Outcome): number => ('text' in o ? o.text.length : o.message.length) + key.length + 64;
 
@@ -200,15 +202,14 @@ export class DocumentText {
    */
   private async extract(kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {
     const ocr = this.ocr;
-    const pageMs = this.options.ocrPageMs ?? OCR_PAGE_MS;
+    const ocrTimeoutMs = this.options.ocrTimeoutMs ?? OCR_TIMEOUT_MS;
     if (kind === 'image') {
       if (!ocr) return { reason: 'unsupported', message: 'OCR is off, so images have no text' };
-      return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr' }, timeoutMs: pageMs * OCR_IMAGE_PAGES, read }));
+      return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr' }, timeoutMs: ocrTimeoutMs, read }));
     }
     const first = await this.textLane.submit({ kind, options: { ocr, stage: 'text' }, timeoutMs: this.options.timeoutMs ?? 30_000, read });
     if ('reason' in first || !first.pageTexts || !ocr) return plain(first);
-    const scanned = Math.min(MAX_OCR_PAGES, first.pageTexts.filter((t) => t.trim() === '').length);
-    return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr', pageTexts: first.pageTexts }, timeoutMs: pageMs * Math.max(1, scanned), read }));
+    return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr', pageTexts: first.pageTexts }, timeoutMs: ocrTimeoutMs, read }));
   }
 
   /** A folder stopped being published: its documents' text leaves the disk. */

@@ -3,9 +3,10 @@ import { DOMParser } from '@xmldom/xmldom';
 import type { DocumentKind } from './documentKinds.js';
 import { ExtractionError } from './extractionError.js';
 import { type OcrRequest, recognize } from './ocr.js';
-import { MAX_OCR_PAGES } from './ocrLimits.js';
+import { MAX_OCR_PAGES, OCR_DOCUMENT_MS } from './ocrLimits.js';
 import { readParts, storedZip } from './officeZip.js';
 import { PdfiumDocument } from './pdfium.js';
+import { ownThreadCpuMs } from './threadCpu.js';
 
 /**
  * A document's text, by kind, with its parts marked (`--- Page 3 ---`,
@@ -99,11 +100,12 @@ async function pdfOcr(bytes: Uint8Array, pageTexts: string[], ocr: OcrRequest): 
   const doc = await PdfiumDocument.open(bytes);
   try {
     const parts = pageTexts.slice(0, doc.pageCount);
+    const until = ownThreadCpuMs() + OCR_DOCUMENT_MS;
     let read = 0;
     let left = 0;
     for (let i = 0; i < parts.length; i++) {
       if ((parts[i] ?? '').trim() !== '') continue;
-      if (read >= MAX_OCR_PAGES) {
+      if (read >= MAX_OCR_PAGES || ownThreadCpuMs() > until) {
         left++;
         continue;
       }
@@ -114,7 +116,7 @@ async function pdfOcr(bytes: Uint8Array, pageTexts: string[], ocr: OcrRequest): 
     }
     if (parts.every((p) => p.trim() === '')) throw new ExtractionError('no-text', `The PDF has ${doc.pageCount} page(s), no text layer, and OCR found no text in them`);
     const done = finish(parts, parts.map((_, i) => mark('Page', i + 1)));
-    if (left > 0) done.text += `\n[${left} more scanned page(s) not read by OCR: at most ${MAX_OCR_PAGES} per document]\n`;
+    if (left > 0) done.text += `\n[${left} more scanned page(s) not read by OCR: at most ${MAX_OCR_PAGES} pages and ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per document]\n`;
     return done;
   } finally {
     doc.close();
@@ -126,16 +128,19 @@ async function imageOcr(bytes: Uint8Array, ocr: OcrRequest): Promise<Extracted> 
   // sharp is loaded only by the worker that reads images.
   const { imagePages } = await import('./ocrImage.js');
   const image = await imagePages(bytes);
+  const until = ownThreadCpuMs() + OCR_DOCUMENT_MS;
   const parts: string[] = [];
-  for (let i = 0; i < image.pages; i++) {
+  for (let i = 0; i < image.pages && (i === 0 || ownThreadCpuMs() < until); i++) {
     const page = await image.page(i);
     parts.push(await recognize(page, page.dpi, ocr));
   }
   if (parts.every((p) => p.trim() === '')) throw new ExtractionError('no-text', 'OCR found no text in the image');
-  return finish(
+  const done = finish(
     parts.map((p) => `${OCR_NOTE}\n${p}`),
     parts.map((_, i) => mark('Page', i + 1)),
   );
+  if (parts.length < image.pages) done.text += `\n[${image.pages - parts.length} more page(s) not read by OCR: at most ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per image]\n`;
+  return done;
 }
 
 async function docxText(bytes: Uint8Array): Promise<Extracted> {

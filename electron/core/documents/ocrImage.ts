@@ -21,7 +21,7 @@ export const MAX_IMAGE_PAGES = 50;
 sharp.cache(false);
 sharp.concurrency(1);
 
-const open = (bytes: Uint8Array, page = 0) => sharp(bytes, { limitInputPixels: MAX_OCR_INPUT_PIXELS, page, failOn: 'none' }).timeout({ seconds: 30 });
+const open = (bytes: Uint8Array, page = 0) => sharp(bytes, { limitInputPixels: MAX_OCR_INPUT_PIXELS, page, sequentialRead: true, failOn: 'none' }).timeout({ seconds: 30 });
 
 export interface ImagePages {
   pages: number;
