@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { flateBombPdf } from '../../bench/hostileDocuments.mjs';
@@ -104,6 +105,12 @@ describe('OCR in the worker', () => {
     expect(performance.now() - t).toBeLessThan(15_000);
     // Not an image at all.
     expect(await failure(read('image', Buffer.from('GIF89a but not really')))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
+    // Texture, not text: 3000 × 2000 pixels of noise (Tesseract alone spent minutes on it) says there is no text, promptly.
+    const { randomBytes } = await import('node:crypto');
+    const noise = await sharp(randomBytes(3000 * 2000 * 3), { raw: { width: 3000, height: 2000, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+    t = performance.now();
+    expect(await failure(read('image', noise))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+    expect(performance.now() - t).toBeLessThan(30_000);
     // A page declaring the largest size a PDF allows (200 × 200 inches) and no text: rendered within the pixel bound, nothing found.
     const { PDFDocument } = await import('pdf-lib');
     const huge = await PDFDocument.create();
@@ -120,6 +127,30 @@ describe('OCR in the worker', () => {
     const after = await read('image', await imageWithText(['Still reading after the bombs']));
     expect(words(after.text).has('bombs')).toBe(true);
   });
+
+  it('memory is the process\'s: a job stopped while the other worker is at work is "busy" (tried again, not remembered); the bomb alone is "too-large"', async () => {
+    const both = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, processMemoryMb: 768, timeoutMs: 120_000 });
+    const reason = (p: Promise<unknown>) => p.then(() => 'text', (e: { data?: { reason?: string } }) => e.data?.reason);
+    try {
+      // A page dense with words keeps the OCR worker busy for seconds while the bomb grows the process.
+      const page = await imageWithText(Array.from({ length: 60 }, (_, i) => `Line ${i} of a long letter about the harbour crane maintenance`), 'png', { width: 2400, height: 3200 });
+      const key = 'dense-page';
+      const ocr = reason(both.text('file:///x?as=text', key, 'image', async () => page.slice()));
+      await eventually(() => both.ocrRunning, 10_000);
+      const bomb = await reason(read('pdf', flateBombPdf(), both));
+      const first = await ocr;
+      // Whichever watchdog saw the total first stopped its job as busy; the bomb never gives text.
+      expect(['busy', 'too-large']).toContain(bomb);
+      expect(['text', 'busy']).toContain(first);
+      expect(first === 'busy' || bomb === 'busy').toBe(true);
+      // Alone, the bomb is what it is; and the page stopped as busy was not remembered: it is read now.
+      expect(await reason(read('pdf', flateBombPdf(), both))).toBe('too-large');
+      const again = await both.text('file:///x?as=text', key, 'image', async () => page.slice());
+      expect(words(again.text).has('harbour')).toBe(true);
+    } finally {
+      await both.close();
+    }
+  }, 180_000);
 
   it('an OCR that takes too long is stopped by its time limit, and a text PDF is not held up behind it', async () => {
     const slow = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, ocrTimeoutMs: 100 });
@@ -154,13 +185,15 @@ describe('OCR through the shelf', () => {
     await rm(configDir, { recursive: true, force: true });
   });
 
-  it('lists an image with its text, reads it, and finds it by search and grep', async () => {
+  it('reads an image\'s text (not listed) and a scan\'s (listed), and finds both by search and grep', async () => {
     const c = await connectSdkClient(shelf.socketPath);
     try {
       const listed = await c.listResources();
       const names = listed.resources.map((r) => r.name);
-      expect(names.slice(names.indexOf('receipt.png'), names.indexOf('receipt.png') + 2)).toEqual(['receipt.png', 'receipt.png (text)']);
+      // A scan is a PDF: its text is listed after it. An image's is not (a folder of photos would list twice as much).
       expect(names).toContain('scans/letter.pdf (text)');
+      expect(names).toContain('receipt.png');
+      expect(names).not.toContain('receipt.png (text)');
       const image = await c.readResource({ uri: `${uriOf(root, 'receipt.png')}?as=text` });
       expect(words((image.contents[0] as { text: string }).text).has('pelican')).toBe(true);
       const letter = (await c.readResource({ uri: `${uriOf(root, 'scans/letter.pdf')}?as=text` })).contents[0] as { text: string };
@@ -179,6 +212,9 @@ describe('OCR through the shelf', () => {
       }, 60_000);
       const grep = await c.callTool({ name: 'grep_resources', arguments: { pattern: 'walrus' } });
       expect(JSON.stringify(grep.structuredContent)).toContain('letter.pdf');
+      // An image's text once OCR has read it (here the index did).
+      const grepImage = await c.callTool({ name: 'grep_resources', arguments: { pattern: 'pelican' } });
+      expect(JSON.stringify(grepImage.structuredContent)).toContain('receipt.png');
     } finally {
       await c.close();
     }
@@ -200,7 +236,7 @@ describe('OCR through the shelf', () => {
 });
 
 describe('OCR settings', () => {
-  it('turning OCR off takes images’ text away (list, read, status) and on brings it back; languages are checked, and one not installed says how to add it', async () => {
+  it('turning OCR off takes images’ text away (read, status) and on brings it back; languages are checked, and one not installed says how to add it', async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-set-'));
     await writeFile(path.join(root, 'sign.webp'), await imageWithText(['Beware of the iguana']));
     const svc = await startService({ extractWorker: EXTRACT_WORKER, sessionFolders: [root] });
@@ -219,16 +255,17 @@ describe('OCR settings', () => {
     try {
       expect((await service.getSettings()).ocr).toEqual({ enabled: true, languages: ['eng'] });
       expect((await service.getStatus()).ocr).toBe(true);
-      expect(await listedText()).toBe(true);
       const on = await service.readResource(textUri);
       expect(on.ok && words(JSON.stringify(on.result)).has('iguana')).toBe(true);
       await service.updateSettings({ ocr: { enabled: false } });
       expect((await service.getStatus()).ocr).toBe(false);
       const off = await service.readResource(textUri);
       expect(off.ok ? 'ok' : off.error.code).toBe(ErrorCodes.resourceNotFound);
-      expect(await listedText()).toBe(false);
       await service.updateSettings({ ocr: { enabled: true } });
-      expect(await listedText()).toBe(true);
+      const again = await service.readResource(textUri);
+      expect(again.ok && words(JSON.stringify(again.result)).has('iguana')).toBe(true);
+      // An image's text is never listed (on or off).
+      expect(await listedText()).toBe(false);
       // A language code is part of a file name: anything else is refused, and nothing changes.
       await expect(service.updateSettings({ ocr: { languages: ['../../etc/passwd'] } })).rejects.toThrow(/Invalid setting ocr\.languages/);
       await expect(service.updateSettings({ ocr: { languages: [] } })).rejects.toThrow(/Invalid setting ocr\.languages/);

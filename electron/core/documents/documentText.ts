@@ -91,8 +91,9 @@ export class DocumentText {
   private readonly recentTimeouts = new Map<string, { until: number; outcome: Outcome }>();
   constructor(private readonly options: DocumentTextOptions) {
     const lane = { workerFile: options.workerFile, memoryMb: options.memoryMb, processMemoryMb: options.processMemoryMb };
-    this.textLane = new ExtractLane(lane);
-    this.ocrLane = new ExtractLane(lane);
+    // The memory watched is the process's: each lane knows when the other is at work too (extractLane.ts).
+    this.textLane = new ExtractLane({ ...lane, othersRunning: () => this.ocrLane.busy });
+    this.ocrLane = new ExtractLane({ ...lane, othersRunning: () => this.textLane.busy });
     this.ocr = options.ocr ?? null;
   }
 
@@ -136,6 +137,16 @@ export class DocumentText {
   peek(key: string): DocumentTextResult | null {
     const o = this.cache.get(this.keyOf(key));
     return o && !('reason' in o) ? o : null;
+  }
+
+  /** The text of `key` if it was extracted before (in memory, or on disk from an earlier run), without extracting it. */
+  async known(key: string): Promise<DocumentTextResult | null> {
+    const k = this.keyOf(key);
+    const cached = this.cache.get(k);
+    if (cached) return 'reason' in cached ? null : cached;
+    const kept = fromDisk((await this.options.disk?.get(k).catch(() => null)) ?? null);
+    if (kept) this.remember(k, kept);
+    return kept && !('reason' in kept) ? kept : null;
   }
 
   private outcome(key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {

@@ -20,6 +20,13 @@ export interface LaneOptions {
   processMemoryMb?: number;
   /** Jobs waiting at once; past this a job is refused (busy) rather than queued. */
   maxQueued?: number;
+  /**
+   * Whether another lane's job runs now. The memory watched is the
+   * process's, so while another job runs a job over the budget may not be
+   * the one that grew it: it is stopped all the same (the bound holds), but
+   * as `busy` — tried again on the next read — not a lasting `too-large`.
+   */
+  othersRunning?: () => boolean;
 }
 
 export interface LaneJob {
@@ -166,7 +173,9 @@ export class ExtractLane {
         const now = growth.bytes();
         grown = Math.max(grown, now);
         over = now > budgetMb * 1024 * 1024 ? over + 1 : 0;
-        if (over >= OVER_SAMPLES) done({ reason: 'too-large', message: `extracting it needed more than the ${budgetMb} MiB of memory allowed` }, true);
+        if (over < OVER_SAMPLES) return;
+        if (this.options.othersRunning?.()) done({ reason: 'busy', message: `the shelf's document workers needed more than the ${budgetMb} MiB of memory allowed together; try again shortly` }, true);
+        else done({ reason: 'too-large', message: `extracting it needed more than the ${budgetMb} MiB of memory allowed` }, true);
       }, WATCH_MS);
       worker.on('message', onMessage);
       worker.once('exit', onExit);

@@ -7,7 +7,7 @@ import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
-import { type DocumentKind, textKind } from '../documents/documentKinds.js';
+import { type DocumentKind, documentKind, textKind } from '../documents/documentKinds.js';
 import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';
@@ -194,8 +194,10 @@ export class Library {
         const entry = folder.get(rel) as FileEntry;
         const file = describe(folder, entry);
         resources.push(file);
-        // A document's text follows it (so a page may hold one more than pageSize).
-        if (documents && textKind(rel, documents.ocrOn)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
+        // A document's text follows it (so a page may hold one more than pageSize). An image's OCR text is not
+        // listed: a folder of photos would list twice as much, mostly text that is not there; search, grep and
+        // the read tool give it, and its `?as=text` reads like a document's.
+        if (documents && documentKind(rel)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
         last = { folder, rel };
       }
     }
@@ -320,15 +322,23 @@ export class Library {
     return { ...result, kind, key };
   }
 
-  /** What has text changed (OCR turned on or off): the list gains or loses images' companions. */
-  textChanged(): void {
-    this.emit((l) => l.listChanged?.());
-  }
-
   /** The kind of text a file has: a document's, or with OCR on an image's (null: none, or documents off). */
   textKindOf(rel: string): DocumentKind | null {
     const documents = this.options.documents;
     return documents ? textKind(rel, documents.ocrOn) : null;
+  }
+
+  /**
+   * A document's text if it is known already (extracted this run, or kept
+   * on disk), without extracting it: for work that may not start an OCR per
+   * file (grep over a folder of photos). Null otherwise.
+   */
+  async knownText(fileUri: string): Promise<DocumentTextResult | null> {
+    const documents = this.options.documents;
+    const found = documents ? await this.locate(fileUri) : null;
+    const kind = found ? this.textKindOf(found.entry.rel) : null;
+    if (!documents || !found || !kind) return null;
+    return documents.known(documentKey(found.folder, found.entry));
   }
 
   /** Whether images have text (OCR is on). */

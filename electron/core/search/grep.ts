@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { Turns } from '../background/turns.js';
 import { JobRefused, WorkerJobs } from '../background/workerJobs.js';
-import { textKind } from '../documents/documentKinds.js';
+import { documentKind, textKind } from '../documents/documentKinds.js';
 import { realTargetAllowed } from '../library/folderScan.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, typeFromName } from '../library/mediaType.js';
@@ -253,7 +253,11 @@ export class Grep {
   private async pending(folder: PublishedFolder, rel: string, inside?: Position['inside']): Promise<Pending | null> {
     if (grepKind(rel, this.library.documentsOn, this.library.ocrOn) !== 'document') return filePending(folder, rel, inside);
     try {
-      const { text } = await this.library.documentText(folder.uriOf(rel));
+      // An image's text is grep'd once OCR has read it (the search index does, in the background): grep does
+      // not start an OCR per image, seconds each.
+      const known = documentKind(rel) ? null : await this.library.knownText(folder.uriOf(rel));
+      if (!documentKind(rel) && !known) return null;
+      const { text } = known ?? (await this.library.documentText(folder.uriOf(rel)));
       const item: GrepItem = { key: 0, text: text.length > MAX_DOCUMENT_CHARS ? text.slice(0, MAX_DOCUMENT_CHARS) : text, name: rel, firstLine: 1, before: [] };
       if (inside?.skip !== undefined) item.skipBefore = inside.skip;
       return { folder, rel, document: true, item };

@@ -481,9 +481,8 @@ export class ShelfService implements ShelfMethods {
     if (this.options.maxReadBytes === undefined) this.library.options.maxReadBytes = next.maxReadBytes;
     if (this.options.tools === undefined) this.hub.setServerOptions({ tools: next.tools });
     if (this.documents && JSON.stringify(next.ocr) !== JSON.stringify(this.settings.ocr)) {
-      // Images gain or lose their text, and scanned pages theirs: clients' lists and the index follow.
+      // Images gain or lose their text, and scanned pages theirs: the index follows.
       this.documents.setOcr(this.ocrRequest(next));
-      this.library.textChanged();
       this.search?.reindexAll();
       this.statusSoon();
     }
