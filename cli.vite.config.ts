@@ -11,9 +11,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   // Everything is bundled but the native watcher, the modules only some runs
   // load, and write-file-atomic (CommonJS that names its tmp files after __filename).
-  // pdf.js stays a module of its own: it is large and only the worker loads it.
+  // PDFium and Tesseract stay modules of their own: they load their wasm from their package folders, and only the workers need them.
   // sharp is native (prebuilt N-API binaries with libvips), loaded from node_modules.
-  ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic', 'pdfjs-dist', 'sharp'] },
+  ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic', 'sharp', '@embedpdf/pdfium', 'tesseract.js-core'] },
   build: {
     // The CLI, and the workers it starts (a Worker needs a file of its own).
     ssr: true,

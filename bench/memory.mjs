@@ -306,10 +306,11 @@ async function growthOf(kind, bytes) {
     max = Math.max(max, grown);
   }, 10);
   const reply = await new Promise((resolve) => {
-    worker.once('message', resolve);
+    // The worker says its thread id first (extractWorker.ts): the reply is the message with the job's id.
+    worker.on('message', (m) => m.id === 1 && resolve(m));
     worker.once('exit', () => resolve({ ok: false, reason: 'heap limit' }));
     const owned = bytes.slice();
-    worker.postMessage({ id: 1, kind, bytes: owned }, [owned.buffer]);
+    worker.postMessage({ id: 1, kind, bytes: owned, options: { ocr: null, stage: 'text' } }, [owned.buffer]);
   });
   clearInterval(timer);
   await worker.terminate();

@@ -440,6 +440,27 @@ const SCENARIOS = {
     for (const x of r.runs) check(`formats: ${x.kind} of ${(x.bytes / 2 ** 20).toFixed(0)} MiB as text ≤ 10 s cold`, x.ms <= 10_000, `${x.ms.toFixed(0)} ms`);
     return r;
   },
+  documents: async () => {
+    const { documentsBench } = await import('./documents.mjs');
+    const r = await documentsBench();
+    const ms = (a) => (a.length ? `${median(a).toFixed(0)} (${Math.min(...a).toFixed(0)}–${Math.max(...a).toFixed(0)}) ms` : '–');
+    console.log(`\n### Documents: PDF text and OCR, cold (a fresh server each time)\n\n| | by the clock | processor time |\n|---|---:|---:|`);
+    console.log(`| ${r.pdf.pages}-page text PDF, ?as=text (a ${(r.pdf.bytes / 1024 / 1024).toFixed(1)} MB reply) | ${ms(r.pdf.shelf)} | ${ms(r.pdf.shelfCpu)} |`);
+    if (r.pdf.ratio !== null) console.log(`| reference: poppler pdftotext, same file | ${ms(r.pdf.pdftotext)} | ${ms(r.pdf.pdftotextCpu)} |`);
+    if (r.pdf.ratio !== null) console.log(`| shelf ÷ pdftotext | ${r.pdf.ratio.toFixed(2)} × | ${r.pdf.cpuRatio?.toFixed(2) ?? '–'} × |`);
+    console.log(`| 1-page scan at 110 dpi, as a PDF: ?as=text by OCR (${(r.ocr.words * 100).toFixed(0)} % of its distinct words found) | ${ms(r.ocr.pdf)} | ${ms(r.ocr.pdfCpu)} |`);
+    console.log(`| the same page as a PNG | ${ms(r.ocr.png)} | ${ms(r.ocr.pngCpu)} |`);
+    console.log(`| other clients' small reads, quiet: p50 / p99 | ${r.reads.quietP50.toFixed(2)} / ${r.reads.quietP99.toFixed(2)} ms | |`);
+    console.log(`| the same while another client has ${r.reads.ocrDone} images OCR'd (${r.reads.during} reads): p50 / p99 | ${r.reads.duringP50.toFixed(2)} / ${r.reads.duringP99.toFixed(2)} ms | |`);
+    if (r.pdf.ratio === null) check('documents: 300-page PDF ≤ 3 × pdftotext', false, 'pdftotext not available (apt-get install poppler-utils)');
+    else check('documents: 300-page PDF ≤ 3 × pdftotext (by the clock)', r.pdf.ratio <= 3, `${r.pdf.ratio.toFixed(2)} ×`);
+    // OCR is one thread at a lower priority: on a machine others keep busy the clock runs far ahead of its work, so the
+    // target is checked on the server's processor time (the clock's figure is in the table beside it).
+    const ocrMs = r.ocr.pdfCpu.length ? median(r.ocr.pdfCpu) : median(r.ocr.pdf);
+    check(`documents: OCR of a 1-page 110-dpi scan ≤ 5 s (${r.ocr.pdfCpu.length ? 'processor time' : 'by the clock'})`, ocrMs <= 5000, `${ocrMs.toFixed(0)} ms`);
+    check('documents: small reads p99 ≤ 10 ms while OCR runs', r.reads.duringP99 <= 10, `${r.reads.duringP99.toFixed(2)} ms`);
+    return r;
+  },
   model: async () => {
     const { modelBench } = await import('./model.mjs');
     const { paging: p, image: im, grep: g } = await modelBench();

@@ -119,6 +119,8 @@ export interface ServerStatus {
   maxReadBytes: number;
   /** The full-text index: null when off; otherwise files indexed and still waiting, and whether it is full (files left out). */
   search: { indexed: number; pending: number; full: boolean; maxFiles: number } | null;
+  /** Whether images (PNG, JPEG, WebP, TIFF) have text by OCR, as a `?as=text` companion like a document's. */
+  ocr?: boolean;
 }
 
 /** One file a content search found, best first. */
@@ -187,6 +189,8 @@ export interface Settings {
   /** How long a read from an ask-before-read folder waits for an answer before it is denied. */
   askTimeoutSeconds: number;
   delivery: DeliverySettings;
+  /** Text of images and scanned PDF pages by OCR: on or off, and its languages (Tesseract codes; English ships). */
+  ocr: { enabled: boolean; languages: string[] };
 }
 
 /** What the window may change with updateSettings (folders have their own methods). */
@@ -195,6 +199,7 @@ export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath'
   log?: Partial<Settings['log']>;
   history?: Partial<Settings['history']>;
   delivery?: Partial<DeliverySettings>;
+  ocr?: Partial<Settings['ocr']>;
 };
 
 /** How a client's read ended. */

@@ -265,6 +265,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
                 <Preview
                   key={`${selected.uri}:${focus?.line ?? ''}`}
                   readText={readText}
+                  ocr={status?.ocr ?? false}
                   updatedAt={updatedAt}
                   openUri={openUri}
                   raw={rawMode}

@@ -146,7 +146,8 @@ describe('document text in the worker', () => {
     const run = (timeoutMs = 20_000) => new DocumentText({ workerFile: EXTRACT_WORKER, timeoutMs, disk: new TextDiskCache(dir, 64 * 1024 * 1024) });
     const text = await pdfWithText(['Kept between runs']);
     const scan = await pdfWithoutText();
-    const slowPdf = await pdfWithText(Array.from({ length: 20 }, (_, i) => `Page ${i} about otters`));
+    // Large enough to take more than 50 ms even for PDFium.
+    const slowPdf = await pdfWithText(Array.from({ length: 400 }, (_, i) => `Page ${i} about otters ${'lorem ipsum dolor sit amet '.repeat(20)}`));
     const first = run();
     const second = run();
     const hurried = run(50);
@@ -162,7 +163,7 @@ describe('document text in the worker', () => {
       expect(await failure(second.text('file:///d/s.pdf?as=text', '/d\u0000s.pdf\u00001\u00002', 'pdf', never))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
       expect(second.extractions).toBe(0);
       // A timeout may not recur (a busy machine): that document is extracted again.
-      expect((await second.text('file:///d/slow.pdf?as=text', '/d\u0000slow.pdf\u00001\u00002', 'pdf', async () => slowPdf.slice())).parts).toBe(20);
+      expect((await second.text('file:///d/slow.pdf?as=text', '/d\u0000slow.pdf\u00001\u00002', 'pdf', async () => slowPdf.slice())).parts).toBe(400);
       expect(second.extractions).toBe(1);
       // A folder no longer published leaves the disk.
       await second.forgetFolder('/d');

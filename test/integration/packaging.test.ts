@@ -87,6 +87,17 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
     expect(files).toContain('/out/main/grep-worker.js');
   });
 
+  it('unpacks the PDF and OCR engines\' WebAssembly and the English OCR data, and leaves out the builds OCR never loads', async () => {
+    const out = path.join(unpacked, 'resources', 'app.asar.unpacked', 'node_modules');
+    for (const f of ['@embedpdf/pdfium/dist/pdfium.wasm', 'tesseract.js-core/tesseract-core-simd-lstm.wasm', '@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz']) {
+      expect((await stat(path.join(out, f))).size, f).toBeGreaterThan(1024 * 1024);
+    }
+    expect(files).toContain('/node_modules/tesseract.js-core/tesseract-core-simd-lstm.js');
+    const tesseract = files.filter((f) => f.startsWith('/node_modules/tesseract.js-core/tesseract-core'));
+    expect(tesseract.sort()).toEqual(['/node_modules/tesseract.js-core/tesseract-core-simd-lstm.js', '/node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm']);
+    expect(files.some((f) => f.startsWith('/node_modules/@tesseract.js-data/eng/4.0.0/'))).toBe(false);
+  });
+
   it('unpacks the bridge so a plain Node (or the app in Node mode) runs it', async () => {
     const bridge = path.join(unpacked, 'resources', 'app.asar.unpacked', 'out', 'bridge', 'mcp-shelf-bridge.cjs');
     expect((await stat(bridge)).isFile()).toBe(true);

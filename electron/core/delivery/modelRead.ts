@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
-import { fileUriOfText } from '../../../shared/documentUris.js';
+import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
 import { formatBytes } from '../../../shared/formatBytes.js';
 import { Turns } from '../background/turns.js';
 import { type DocumentKind, documentKind, NAMED_PARTS, PART_NAMES, SOURCE_KINDS } from '../documents/documentKinds.js';
@@ -51,6 +51,10 @@ export const READ_META_KEY = 'dev.mcpshelf/read';
 const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
 /** Document texts kept split into lines (and parts) for paging: at most this many, and this many characters in all. */
 const DOCUMENT_LINES_KEPT = 8;
+/** How long an image read waits for its OCR text (the image itself is ready); a longer OCR goes on and is read later. */
+const OCR_WAIT_MS = 15_000;
+/** An image's OCR text given beside it at most (a poster of small print is still one image). */
+const OCR_TEXT_CHARS = 20_000;
 const DOCUMENT_CHARS_KEPT = 32 * 1024 * 1024;
 /** Large files looked at as a whole (is it text? where do its lines start?) at once; more wait, past MAX_WAITING_SCANS they are refused. */
 const MAX_SCANS = 2;
@@ -261,8 +265,10 @@ export class ModelReader {
       _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, image: { width: out.width, height: out.height, mimeType: out.mimeType, original: out.original, converted: out.converted } } },
     };
     this.addOriginal(result, uri, rel, mimeType, size, profile);
+    const words = await this.imageText(uri, profile);
+    if (words) result.content.push({ type: 'text', text: words });
     const detail = out.converted ? `image ${out.width}×${out.height} ${out.mimeType.slice(6).toUpperCase()} (from ${out.original.width}×${out.original.height} ${out.original.format.toUpperCase()})` : `image ${out.width}×${out.height} as it is`;
-    return { result, size, detail };
+    return { result, size, detail: words ? `${detail}, with OCR text` : detail };
   }
 
   private async describeBinary(uri: string, rel: string, mimeType: string, size: number, profile: DeliveryProfile, why?: string): Promise<ModelRead> {
@@ -278,6 +284,32 @@ export class ModelReader {
       if (whole && 'blob' in whole.contents) result.content.push({ type: 'resource', resource: whole.contents });
     }
     return { result, size, detail: why ? `described (${why})` : 'described (binary)' };
+  }
+
+  /**
+   * The words OCR finds in an image, for the model beside the picture (OCR
+   * on): bounded by the client's text budget and by time — an OCR still
+   * running after OCR_WAIT_MS goes on in the background, and the reply says
+   * where its text will be. Null when there is none.
+   */
+  private async imageText(uri: string, profile: DeliveryProfile): Promise<string | null> {
+    const library = this.options.library;
+    if (!library.ocrOn) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), OCR_WAIT_MS)));
+    const text = library.documentText(uri).then(
+      (d) => d.text,
+      () => null,
+    );
+    const got = await Promise.race([text, late]).finally(() => clearTimeout(timer));
+    if (got === 'late') return `Text in the image: OCR is still reading it; its text will be at ${textUriOf(uri)}.`;
+    if (got === null) return null;
+    // One picture: its page marker and OCR note are said once, in the heading.
+    const body = got.replace(/^--- Page 1 ---\n\[text recognised by OCR[^\]]*\]\n/, '').trim();
+    if (body === '') return null;
+    const budget = Math.min(profile.textBudget, OCR_TEXT_CHARS);
+    const cut = body.length > budget ? `${body.slice(0, budget)}\n[… cut at ${n(budget)} characters; all of it is at ${textUriOf(uri)}]` : body;
+    return `Text in the image, recognised by OCR (it may misread some words):\n${cut}`;
   }
 
   /** A `resource_link` to the file itself, for clients that can attach it. */
@@ -302,6 +334,7 @@ function kindLabel(kind: DocumentKind): string {
     ipynb: 'Jupyter notebook',
     eml: 'mail message',
     mbox: 'mailbox',
+    image: 'image (text by OCR)',
   };
   return labels[kind];
 }

@@ -7,7 +7,7 @@
 
 import type { FormatKind } from './formats/formatText.js';
 
-export type DocumentKind = 'pdf' | 'docx' | 'xlsx' | 'pptx' | FormatKind;
+export type DocumentKind = 'pdf' | 'docx' | 'xlsx' | 'pptx' | 'image' | FormatKind;
 
 const BY_EXTENSION: Record<string, DocumentKind> = {
   '.pdf': 'pdf',
@@ -33,6 +33,20 @@ export function documentKind(rel: string): DocumentKind | null {
   return dot < 0 ? null : (BY_EXTENSION[rel.slice(dot).toLowerCase()] ?? null);
 }
 
+/** Images whose words OCR reads (when it is on): they get a `?as=text` companion like a document. */
+const OCR_IMAGES = new Set(['.png', '.jpg', '.jpeg', '.webp', '.tif', '.tiff']);
+
+/** An image OCR can read, by its name. */
+export function isOcrImage(rel: string): boolean {
+  const dot = rel.lastIndexOf('.');
+  return dot >= 0 && OCR_IMAGES.has(rel.slice(dot).toLowerCase());
+}
+
+/** A file's text kind: a document by its name, or (with OCR on) an image whose words OCR reads. */
+export function textKind(rel: string, ocr: boolean): DocumentKind | null {
+  return documentKind(rel) ?? (ocr && isOcrImage(rel) ? 'image' : null);
+}
+
 /** What each kind's text marks its parts with. */
 export const PART_NAMES: Record<DocumentKind, string> = {
   pdf: 'Page',
@@ -48,6 +62,7 @@ export const PART_NAMES: Record<DocumentKind, string> = {
   ipynb: 'Cell',
   eml: 'Message',
   mbox: 'Message',
+  image: 'Page',
 };
 
 /** Kinds whose parts are marked by name (`--- Sheet: Totals ---`), not number. */

@@ -1,13 +1,12 @@
-import { Worker } from 'node:worker_threads';
-
 import { ErrorCodes } from '../../../shared/errorCodes.js';
-import { transferable } from '../background/workerJobs.js';
 import { ShelfError } from '../library/shelfError.js';
 import type { DocumentKind } from './documentKinds.js';
-import type { ExtractReply, ExtractRequest } from './extractWorker.js';
-import { ProcessGrowth } from './processGrowth.js';
+import { ExtractLane, type LaneOutcome, type UnavailableReason } from './extractLane.js';
+import type { OcrRequest } from './ocr.js';
+import { OCR_DOCUMENT_MS } from './ocrLimits.js';
 import type { CachedOutcome, TextDiskCache } from './textDiskCache.js';
-import { threadCpuMs } from './threadCpu.js';
+
+export type { UnavailableReason } from './extractLane.js';
 
 export interface DocumentTextOptions {
   /** The built extraction worker (extract-worker.js next to the host's bundle). */
@@ -27,9 +26,15 @@ export interface DocumentTextOptions {
   cacheChars?: number;
   /** Outcomes kept on disk between runs (absent: extracted again after each start). */
   disk?: TextDiskCache | null;
+  /** OCR of images and scanned PDF pages (null or absent: off); setOcr changes it. */
+  ocr?: OcrRequest | null;
+  /**
+   * OCR's processor time for one document, after which its worker is
+   * stopped (timeout): a backstop, as OCR leaves pages past OCR_DOCUMENT_MS
+   * itself. Default: that and a minute for the page under way.
+   */
+  ocrTimeoutMs?: number;
 }
-
-export type UnavailableReason = 'no-text' | 'encrypted' | 'corrupt' | 'too-large' | 'unsupported' | 'timeout' | 'busy';
 
 export interface DocumentTextResult {
   text: string;
@@ -48,30 +53,10 @@ function fromDisk(kept: CachedOutcome | null): Outcome | null {
   return LASTING.has(kept.reason as UnavailableReason) ? { reason: kept.reason as UnavailableReason, message: kept.message } : null;
 }
 
-/** Documents waiting for the worker at once; past this a read is refused (busy) rather than queued. */
-const MAX_QUEUED = 64;
-/**
- * What one extraction may add to the process beyond its heap limit: its
- * buffers (the file, up to 128 MiB; an Office file's XML parts, up to 256
- * MiB, and the copies the readers make; the streams pdf.js inflates). Honest
- * documents measured: a 2,000-page PDF adds ~210 MiB in all, a 100,000-paragraph
- * Word file ~460 MiB, sheets of 200,000 and 300,000 rows ~630 and ~930 MiB
- * (mostly heap); a Flate bomb grows it by up to ~30 MiB in 10 ms, so a check
- * every 20 ms stops it within a few tens of MiB (BENCHMARKS.md, "Memory").
- */
-const BUFFERS_MB = 512;
-const WATCH_MS = 20;
-/** How often a job's processor time is looked at. */
-const TIME_CHECK_MS = 250;
-/** A job is ended by the clock at this many times its time limit, however little processor time it got. */
-const WALL_FACTOR = 10;
-/** A worker whose job grew the process by more than this is replaced afterwards, so what it held goes back to the system. */
-const RECYCLE_BYTES = 128 * 1024 * 1024;
+/** OCR's backstop: its own budget per document, and a minute for the page it was on. */
+const OCR_TIMEOUT_MS = OCR_DOCUMENT_MS + 60_000;
 /** What an outcome costs the in-memory cache, in characters: its text or message, its key and the entry around them. */
 const outcomeChars = (key: string, o: Outcome): number => ('text' in o ? o.text.length : o.message.length) + key.length + 64;
-
-/** Samples over the budget in a row before the worker is stopped: one sample can catch a moment's jump. */
-const OVER_SAMPLES = 2;
 
 /**
  * A document version that took too long is not tried again for this long,
@@ -86,53 +71,82 @@ export function textUnavailable(uri: string, reason: UnavailableReason, message:
   return new ShelfError(ErrorCodes.documentTextUnavailable, `No text for this document: ${message}`, { uri, reason });
 }
 
-interface Job {
-  kind: DocumentKind;
-  read: () => Promise<Uint8Array>;
-  resolve: (o: Outcome) => void;
-  /** The file itself could not be read (gone, too large…): its own error, as a read of it would get. */
-  reject: (err: unknown) => void;
-}
-
 /**
- * Document text, extracted off the main thread: one worker, one document at
- * a time (a hostile PDF takes the worker's time and memory, never the
- * server's), each bounded in time, heap and the memory it adds to the
- * process, results (text or the reason there is none) kept by file identity
- * so a document is extracted once per version.
+ * Document text, extracted off the main thread (extractLane.ts): a text
+ * worker for documents' text layers and an OCR worker for images and
+ * scanned PDF pages, each one document at a time, bounded in time, heap and
+ * the memory it adds to the process — so a long OCR never holds up another
+ * document's text, and neither takes the thread that answers clients.
+ * Results (text or the reason there is none) are kept by file identity (and
+ * the OCR settings), so a document is extracted once per version.
  */
 export class DocumentText {
-  private worker: Worker | null = null;
-  /** The worker's thread id (Linux), which it says first thing: its processor time is its clock. */
-  private workerThread: number | null = null;
-  private readonly queue: Job[] = [];
-  private running = false;
-  private nextId = 1;
+  private readonly textLane: ExtractLane;
+  private readonly ocrLane: ExtractLane;
+  private ocr: OcrRequest | null;
   private readonly cache = new Map<string, Outcome>();
   private cachedChars = 0;
   private readonly inFlight = new Map<string, Promise<Outcome>>();
   /** Recent timeouts by key, and until when they stand (see TIMEOUT_MEMORY_MS). */
   private readonly recentTimeouts = new Map<string, { until: number; outcome: Outcome }>();
-  private closed = false;
-  /** Extractions run (not cache hits), for tests and the bench. */
-  extractions = 0;
+  constructor(private readonly options: DocumentTextOptions) {
+    const lane = { workerFile: options.workerFile, memoryMb: options.memoryMb, processMemoryMb: options.processMemoryMb };
+    // The memory watched is the process's: each lane knows when the other is at work too (extractLane.ts).
+    this.textLane = new ExtractLane({ ...lane, othersRunning: () => this.ocrLane.busy });
+    this.ocrLane = new ExtractLane({ ...lane, othersRunning: () => this.textLane.busy });
+    this.ocr = options.ocr ?? null;
+  }
 
-  constructor(private readonly options: DocumentTextOptions) {}
+  /** Extractions run (not cache hits), for tests and the bench: text layers and OCR jobs. */
+  get extractions(): number {
+    return this.textLane.runs + this.ocrLane.runs;
+  }
+
+  /** Whether OCR is on (images then have text too). */
+  get ocrOn(): boolean {
+    return this.ocr !== null;
+  }
+
+  /** OCR's languages, or off (null). Outcomes are kept per setting, so a change reads again what it concerns. */
+  setOcr(ocr: OcrRequest | null): void {
+    this.ocr = ocr && ocr.languages.length > 0 ? { languages: [...ocr.languages], dataDirs: [...ocr.dataDirs] } : null;
+  }
+
+  /** Whether an OCR job is running now (for the bench and tests). */
+  get ocrRunning(): boolean {
+    return this.ocrLane.busy;
+  }
+
+  /** The cache key of a document version under the current OCR setting. */
+  private keyOf(key: string): string {
+    return this.ocr ? `${key}\u0000ocr:${this.ocr.languages.join('+')}` : key;
+  }
 
   /**
    * The text of the document `key` names (its path and version), extracted
    * on first use. Throws textUnavailable (1006) when there is none.
    */
   async text(uri: string, key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<DocumentTextResult> {
-    const outcome = await this.outcome(key, kind, read);
+    if (kind === 'image' && !this.ocr) throw textUnavailable(uri, 'unsupported', 'OCR is off, so images have no text');
+    const outcome = await this.outcome(this.keyOf(key), kind, read);
     if ('reason' in outcome) throw textUnavailable(uri, outcome.reason, outcome.message);
     return outcome;
   }
 
   /** The cached outcome without extracting (null: not extracted yet). */
   peek(key: string): DocumentTextResult | null {
-    const o = this.cache.get(key);
+    const o = this.cache.get(this.keyOf(key));
     return o && !('reason' in o) ? o : null;
+  }
+
+  /** The text of `key` if it was extracted before (in memory, or on disk from an earlier run), without extracting it. */
+  async known(key: string): Promise<DocumentTextResult | null> {
+    const k = this.keyOf(key);
+    const cached = this.cache.get(k);
+    if (cached) return 'reason' in cached ? null : cached;
+    const kept = fromDisk((await this.options.disk?.get(k).catch(() => null)) ?? null);
+    if (kept) this.remember(k, kept);
+    return kept && !('reason' in kept) ? kept : null;
   }
 
   private outcome(key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {
@@ -153,11 +167,7 @@ export class DocumentText {
       // Extracted in an earlier run: read back, not extracted again.
       const kept = fromDisk((await disk?.get(key).catch(() => null)) ?? null);
       if (kept) return kept;
-      if (this.queue.length >= MAX_QUEUED) return { reason: 'busy', message: 'too many documents are waiting for extraction; try again shortly' };
-      const o = await new Promise<Outcome>((resolve, reject) => {
-        this.queue.push({ kind, read, resolve, reject });
-        this.pump();
-      });
+      const o = await this.extract(kind, read);
       if (disk && (!('reason' in o) || LASTING.has(o.reason))) void disk.put(key, o).catch(() => undefined);
       return o;
     })().then(
@@ -196,106 +206,21 @@ export class DocumentText {
     }
   }
 
-  private pump(): void {
-    if (this.running || this.closed) return;
-    const job = this.queue.shift();
-    if (!job) return;
-    this.running = true;
-    void this.run(job)
-      .then(job.resolve, job.reject)
-      .finally(() => {
-        this.running = false;
-        this.pump();
-      });
-  }
-
-  private async run(job: Job): Promise<Outcome> {
-    const bytes = await job.read();
-    this.extractions++;
-    const worker = this.spawn();
-    const id = this.nextId++;
-    const growth = new ProcessGrowth();
-    let grown = 0;
-    let over = 0;
-    return new Promise<Outcome>((resolve) => {
-      const timeoutMs = this.options.timeoutMs ?? 30_000;
-      const budgetMb = this.options.processMemoryMb ?? (this.options.memoryMb ?? 512) + BUFFERS_MB;
-      const done = (o: Outcome, stop = false) => {
-        clearInterval(timer);
-        clearInterval(watchdog);
-        worker.off('message', onMessage);
-        worker.off('exit', onExit);
-        // Stopped, or it grew a lot: a fresh worker for the next job, and its memory goes back now, not at its next collection.
-        if (stop || grown > RECYCLE_BYTES) {
-          if (this.worker === worker) this.worker = null;
-          void worker.terminate();
-        }
-        resolve(o);
-      };
-      const onMessage = (reply: ExtractReply) => {
-        if (reply.id !== id) return;
-        done(reply.ok ? { text: reply.text, parts: reply.parts } : { reason: reply.reason, message: reply.message });
-      };
-      const onExit = () => {
-        this.worker = null;
-        // Stopped by close(): not the document's fault, and nothing to remember about it.
-        if (this.closed) return done({ reason: 'busy', message: 'the server is stopping' });
-        const mb = this.options.memoryMb ?? 512;
-        done({ reason: 'too-large', message: `extracting it needed more than the ${mb} MiB allowed` });
-      };
-      // The time limit counts the thread's processor time where the system tells it (threadCpu.ts), the clock elsewhere;
-      // the clock still ends a job at WALL_FACTOR times the limit, whatever the load.
-      // (A new worker says its thread id first thing; until then, and where there is none, the clock counts.)
-      const started = Date.now();
-      // The thread's processor time when the job began: read now for a worker that ran jobs before; a new
-      // worker's thread has done nothing else (its time since it started is this job's).
-      let cpuAtStart: number | null = this.workerThread === null ? 0 : null;
-      if (this.workerThread !== null) void threadCpuMs(this.workerThread).then((ms) => (cpuAtStart = ms ?? 0));
-      const timedOut = (how: string) => done({ reason: 'timeout', message: `extracting it took more than ${Math.round(timeoutMs / 1000)} s${how}` }, true);
-      const timer = setInterval(() => {
-        const wall = Date.now() - started;
-        if (wall > timeoutMs * WALL_FACTOR) return timedOut(' (by the clock, on a busy machine)');
-        const thread = this.workerThread;
-        if (thread === null) {
-          if (wall > timeoutMs) timedOut('');
-          return;
-        }
-        void threadCpuMs(thread).then((ms) => {
-          if (ms === null) {
-            if (wall > timeoutMs) timedOut('');
-          } else if (cpuAtStart !== null && ms - cpuAtStart > timeoutMs) timedOut(' of processor time');
-        });
-      }, Math.min(TIME_CHECK_MS, timeoutMs));
-      // ArrayBuffers escape the worker's heap limit (pdf.js inflates a stream into one): the process's growth is watched instead.
-      const watchdog = setInterval(() => {
-        const now = growth.bytes();
-        grown = Math.max(grown, now);
-        over = now > budgetMb * 1024 * 1024 ? over + 1 : 0;
-        if (over >= OVER_SAMPLES) done({ reason: 'too-large', message: `extracting it needed more than the ${budgetMb} MiB of memory allowed` }, true);
-      }, WATCH_MS);
-      worker.on('message', onMessage);
-      worker.once('exit', onExit);
-      // The bytes move to the worker (copied first only when they are a view into a larger buffer).
-      const owned = transferable(bytes);
-      worker.postMessage({ id, kind: job.kind, bytes: owned } satisfies ExtractRequest, [owned.buffer as ArrayBuffer]);
-    });
-  }
-
-  private spawn(): Worker {
-    if (this.worker) return this.worker;
-    this.workerThread = null;
-    const mb = this.options.memoryMb ?? 512;
-    const worker = new Worker(this.options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
-    worker.on('error', () => undefined); // an out-of-memory abort surfaces as 'exit'
-    // pdf.js warns about fonts and broken objects on stdout/stderr: stdout belongs to MCP, so the worker's is drained.
-    worker.stdout.resume();
-    worker.stderr.resume();
-    worker.on('message', (m: { thread?: unknown }) => {
-      if (typeof m.thread === 'number' && this.worker === worker) this.workerThread = m.thread;
-    });
-    worker.unref();
-    this.worker = worker;
-    return worker;
+  /**
+   * A document's text through the workers: an image goes to the OCR worker;
+   * a document to the text worker, and a PDF whose text layer left pages
+   * empty (OCR on) then to the OCR worker for those pages.
+   */
+  private async extract(kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {
+    const ocr = this.ocr;
+    const ocrTimeoutMs = this.options.ocrTimeoutMs ?? OCR_TIMEOUT_MS;
+    if (kind === 'image') {
+      if (!ocr) return { reason: 'unsupported', message: 'OCR is off, so images have no text' };
+      return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr' }, timeoutMs: ocrTimeoutMs, read }));
+    }
+    const first = await this.textLane.submit({ kind, options: { ocr, stage: 'text' }, timeoutMs: this.options.timeoutMs ?? 30_000, read });
+    if ('reason' in first || !first.pageTexts || !ocr) return plain(first);
+    return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr', pageTexts: first.pageTexts }, timeoutMs: ocrTimeoutMs, read }));
   }
 
   /** A folder stopped being published: its documents' text leaves the disk. */
@@ -312,9 +237,11 @@ export class DocumentText {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve({ reason: 'busy', message: 'the server is stopping' });
-    await this.worker?.terminate();
-    this.worker = null;
+    await Promise.all([this.textLane.close(), this.ocrLane.close()]);
   }
+}
+
+/** A lane's outcome as the cache keeps it (the text stage's page texts are not kept). */
+function plain(o: LaneOutcome): Outcome {
+  return 'reason' in o ? o : { text: o.text, parts: o.parts };
 }

@@ -1,11 +1,13 @@
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- pdf.js ships no types for its worker module; every program compiling this file needs the declaration
-/// <reference path="./pdfWorkerModule.d.ts" />
 import { DOMParser } from '@xmldom/xmldom';
 
 import type { DocumentKind } from './documentKinds.js';
 import { ExtractionError } from './extractionError.js';
 import { formatText } from './formats/formatText.js';
+import { type OcrRequest, recognize } from './ocr.js';
+import { MAX_OCR_PAGES, OCR_DOCUMENT_MS } from './ocrLimits.js';
 import { readParts, storedZip } from './officeZip.js';
+import { PdfiumDocument } from './pdfium.js';
+import { ownThreadCpuMs } from './threadCpu.js';
 
 /**
  * A document's text, by kind, with its parts marked (`--- Page 3 ---`,
@@ -29,6 +31,18 @@ export interface Extracted {
   text: string;
   /** Pages, sheets or slides. */
   parts: number;
+  /** A PDF with scanned pages, when OCR is on: each page's text layer (empty for a scan), for the OCR worker to complete. */
+  pageTexts?: string[];
+}
+
+/** What the worker is asked: a document's text, or (the OCR worker) the words in its images. */
+export interface ExtractOptions {
+  /** OCR's languages and data; null: OCR is off. */
+  ocr: OcrRequest | null;
+  /** 'ocr': read images and scanned pages (the OCR worker); 'text': the text layer only. */
+  stage: 'text' | 'ocr';
+  /** For a PDF's OCR stage: its pages' text layers from the text stage. */
+  pageTexts?: string[];
 }
 
 const mark = (name: string, n: number | string) => `--- ${name} ${n} ---`;
@@ -51,35 +65,83 @@ function boundedZip(bytes: Uint8Array): Buffer {
   return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
 }
 
-async function pdfText(bytes: Uint8Array): Promise<Extracted> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  // pdf.js runs its parser inline ("fake worker") when this global holds it: no worker file to locate.
-  (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-  let doc;
-  try {
-    doc = await pdfjs.getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, verbosity: 0 }).promise;
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    if (name === 'PasswordException') throw new ExtractionError('encrypted', 'The PDF is encrypted with a password');
-    throw new ExtractionError('corrupt', `Not a readable PDF (${(err as Error).message})`);
-  }
+/** The first line of a part whose text OCR found: the words may be misread. */
+export const OCR_NOTE = '[text recognised by OCR from the page image]';
+
+/**
+ * A PDF's text, page by page (PDFium). Pages without a text layer are
+ * scans: with `ocr` they are left empty and the result says which, for the
+ * OCR worker to fill in (pdfOcr); without it, they stay empty, and a PDF
+ * with no text at all says it needs OCR.
+ */
+async function pdfText(bytes: Uint8Array, ocr: OcrRequest | null): Promise<Extracted> {
+  const doc = await PdfiumDocument.open(bytes);
   try {
     const parts: string[] = [];
     let chars = 0;
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
+    let blank = 0;
+    for (let i = 0; i < doc.pageCount; i++) {
+      const text = doc.pageText(i);
       parts.push(text);
-      chars += text.trim().length;
-      page.cleanup();
+      const n = text.trim().length;
+      chars += n;
+      if (n === 0) blank++;
       if (chars > MAX_TEXT_CHARS) break;
     }
-    if (chars === 0) throw new ExtractionError('no-text', `The PDF has ${doc.numPages} page(s) but no text layer (a scan? it would need OCR)`);
+    if (ocr && blank > 0) return { text: '', parts: parts.length, pageTexts: parts };
+    if (chars === 0) throw new ExtractionError('no-text', `The PDF has ${doc.pageCount} page(s) but no text layer (a scan? it would need OCR, which is off)`);
     return finish(parts, parts.map((_, i) => mark('Page', i + 1)));
   } finally {
-    await doc.destroy();
+    doc.close();
   }
+}
+
+/** The pages of a PDF that had no text (`pageTexts[i]` empty), read by OCR, with the rest as they were. */
+async function pdfOcr(bytes: Uint8Array, pageTexts: string[], ocr: OcrRequest): Promise<Extracted> {
+  const doc = await PdfiumDocument.open(bytes);
+  try {
+    const parts = pageTexts.slice(0, doc.pageCount);
+    const until = ownThreadCpuMs() + OCR_DOCUMENT_MS;
+    let read = 0;
+    let left = 0;
+    for (let i = 0; i < parts.length; i++) {
+      if ((parts[i] ?? '').trim() !== '') continue;
+      if (read >= MAX_OCR_PAGES || ownThreadCpuMs() > until) {
+        left++;
+        continue;
+      }
+      read++;
+      const image = doc.renderGrey(i, doc.scanDpi(i));
+      const text = await recognize(image, image.dpi, ocr);
+      parts[i] = text === '' ? '' : `${OCR_NOTE}\n${text}`;
+    }
+    if (parts.every((p) => p.trim() === '')) throw new ExtractionError('no-text', `The PDF has ${doc.pageCount} page(s), no text layer, and OCR found no text in them`);
+    const done = finish(parts, parts.map((_, i) => mark('Page', i + 1)));
+    if (left > 0) done.text += `\n[${left} more scanned page(s) not read by OCR: at most ${MAX_OCR_PAGES} pages and ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per document]\n`;
+    return done;
+  } finally {
+    doc.close();
+  }
+}
+
+/** An image's words by OCR: one part per page (a TIFF may have several). */
+async function imageOcr(bytes: Uint8Array, ocr: OcrRequest): Promise<Extracted> {
+  // sharp is loaded only by the worker that reads images.
+  const { imagePages } = await import('./ocrImage.js');
+  const image = await imagePages(bytes);
+  const until = ownThreadCpuMs() + OCR_DOCUMENT_MS;
+  const parts: string[] = [];
+  for (let i = 0; i < image.pages && (i === 0 || ownThreadCpuMs() < until); i++) {
+    const page = await image.page(i);
+    parts.push(await recognize(page, page.dpi, ocr));
+  }
+  if (parts.every((p) => p.trim() === '')) throw new ExtractionError('no-text', 'OCR found no text in the image');
+  const done = finish(
+    parts.map((p) => `${OCR_NOTE}\n${p}`),
+    parts.map((_, i) => mark('Page', i + 1)),
+  );
+  if (parts.length < image.pages) done.text += `\n[${image.pages - parts.length} more page(s) not read by OCR: at most ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per image]\n`;
+  return done;
 }
 
 async function docxText(bytes: Uint8Array): Promise<Extracted> {
@@ -127,16 +189,24 @@ async function pptxText(bytes: Uint8Array): Promise<Extracted> {
   return finish(parts, parts.map((_, i) => mark('Slide', i + 1)));
 }
 
-export function extractText(kind: DocumentKind, bytes: Uint8Array): Promise<Extracted> {
+export function extractText(kind: DocumentKind, bytes: Uint8Array, options: ExtractOptions = { ocr: null, stage: 'text' }): Promise<Extracted> {
+  const { ocr } = options;
+  if (options.stage === 'ocr') {
+    if (!ocr) return Promise.reject(new ExtractionError('unsupported', 'OCR is off'));
+    if (kind === 'image') return imageOcr(bytes, ocr);
+    if (kind === 'pdf') return pdfOcr(bytes, options.pageTexts ?? [], ocr);
+  }
   switch (kind) {
     case 'pdf':
-      return pdfText(bytes);
+      return pdfText(bytes, ocr);
     case 'docx':
       return docxText(bytes);
     case 'xlsx':
       return xlsxText(bytes);
     case 'pptx':
       return pptxText(bytes);
+    case 'image':
+      return Promise.reject(new ExtractionError('unsupported', 'An image has text only through OCR'));
     default:
       // EPUB, OpenDocument, RTF, HTML, notebooks and mail: formats/, within the same bounds.
       return formatText(kind, bytes, { maxChars: MAX_TEXT_CHARS, maxExpandedBytes: MAX_EXPANDED_BYTES, maxParts: MAX_PARTS }).then((r) => finish(r.parts, r.names));

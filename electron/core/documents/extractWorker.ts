@@ -4,22 +4,16 @@ import { parentPort } from 'node:worker_threads';
 
 import type { DocumentKind } from './documentKinds.js';
 import { ExtractionError } from './extractionError.js';
-import { extractText } from './extractText.js';
+import { type ExtractOptions, extractText } from './extractText.js';
 
 /**
  * The extraction worker: one document at a time, posted back as text or as
- * a reason. Its heap is capped by the Worker's resourceLimits; its time and
+ * a reason. The same file runs as the text worker and as the OCR worker
+ * (documentText.ts keeps one of each, so a long OCR never holds up a
+ * document's text). Its heap is capped by the Worker's resourceLimits; its time and
  * the memory it adds to the process by the parent, which terminates it past
  * either (documentText.ts).
  */
-
-// pdf.js inflates page content through DecompressionStream where there is
-// one: 16 KiB pieces of native memory that a stopped worker leaves scattered
-// in the allocator (after a Flate bomb was stopped the process stayed at
-// 820 MiB). Without it pdf.js inflates in JavaScript into one growing
-// buffer, given back to the system when the worker stops (88 MiB after),
-// and extracts text as fast (BENCHMARKS.md, "Memory").
-delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
 
 // Extraction is background work: on Linux this thread (its own id, from
 // /proc/thread-self) gets a lower priority, so a document being extracted
@@ -40,13 +34,14 @@ export interface ExtractRequest {
   id: number;
   kind: DocumentKind;
   bytes: Uint8Array;
+  options: ExtractOptions;
 }
 
-export type ExtractReply = { id: number; ok: true; text: string; parts: number } | { id: number; ok: false; reason: ExtractionError['reason']; message: string };
+export type ExtractReply = { id: number; ok: true; text: string; parts: number; pageTexts?: string[] } | { id: number; ok: false; reason: ExtractionError['reason']; message: string };
 
 parentPort?.on('message', (req: ExtractRequest) => {
-  extractText(req.kind, req.bytes).then(
-    (r) => parentPort?.postMessage({ id: req.id, ok: true, text: r.text, parts: r.parts } satisfies ExtractReply),
+  extractText(req.kind, req.bytes, req.options).then(
+    (r) => parentPort?.postMessage({ id: req.id, ok: true, text: r.text, parts: r.parts, ...(r.pageTexts ? { pageTexts: r.pageTexts } : {}) } satisfies ExtractReply),
     (err: unknown) =>
       parentPort?.postMessage({
         id: req.id,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 /**
@@ -23,4 +24,23 @@ export async function threadCpuMs(thread: number): Promise<number | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * Processor time the calling thread has used (Linux: /proc/thread-self),
+ * in milliseconds; elsewhere the clock since it first asked. For work that
+ * budgets itself inside a worker (OCR), so a busy machine does not cut it short.
+ */
+let clockStart: number | null = null;
+export function ownThreadCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (Number.isFinite(ticks)) return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    // not Linux
+  }
+  clockStart ??= performance.now();
+  return performance.now() - clockStart;
 }

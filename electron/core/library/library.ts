@@ -8,7 +8,7 @@ import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
-import { type DocumentKind, documentKind } from '../documents/documentKinds.js';
+import { type DocumentKind, documentKind, textKind } from '../documents/documentKinds.js';
 import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';
@@ -198,7 +198,9 @@ export class Library {
         const entry = folder.get(rel) as FileEntry;
         const file = describe(folder, entry);
         resources.push(file);
-        // A document's text follows it (so a page may hold one more than pageSize).
+        // A document's text follows it (so a page may hold one more than pageSize). An image's OCR text is not
+        // listed: a folder of photos would list twice as much, mostly text that is not there; search, grep and
+        // the read tool give it, and its `?as=text` reads like a document's.
         if (documents && documentKind(rel)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
         last = { folder, rel };
       }
@@ -349,13 +351,37 @@ export class Library {
   async documentText(fileUri: string, uri = fileUri): Promise<DocumentTextResult & { kind: DocumentKind; key: string }> {
     const documents = this.options.documents;
     const found = documents ? await this.locate(fileUri) : null;
-    const kind = found ? documentKind(found.entry.rel) : null;
+    const kind = found ? this.textKindOf(found.entry.rel) : null;
     if (!documents || !found || !kind) throw ShelfError.notFound(uri);
     const { folder, entry } = found;
     const limit = this.options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const key = documentKey(folder, entry);
     const result = await documents.text(uri, key, kind, () => readBytes(folder, entry.rel, fileUri, limit));
     return { ...result, kind, key };
+  }
+
+  /** The kind of text a file has: a document's, or with OCR on an image's (null: none, or documents off). */
+  textKindOf(rel: string): DocumentKind | null {
+    const documents = this.options.documents;
+    return documents ? textKind(rel, documents.ocrOn) : null;
+  }
+
+  /**
+   * A document's text if it is known already (extracted this run, or kept
+   * on disk), without extracting it: for work that may not start an OCR per
+   * file (grep over a folder of photos). Null otherwise.
+   */
+  async knownText(fileUri: string): Promise<DocumentTextResult | null> {
+    const documents = this.options.documents;
+    const found = documents ? await this.locate(fileUri) : null;
+    const kind = found ? this.textKindOf(found.entry.rel) : null;
+    if (!documents || !found || !kind) return null;
+    return documents.known(documentKey(found.folder, found.entry));
+  }
+
+  /** Whether images have text (OCR is on). */
+  get ocrOn(): boolean {
+    return this.options.documents?.ocrOn ?? false;
   }
 
   /** Whether document text is on (the tools then give a document's text instead of its bytes). */
@@ -404,7 +430,7 @@ export class Library {
     if (touched.length > 0) {
       const uris = touched.map((rel) => folder.uriOf(rel));
       // A document's text changes with it.
-      if (this.options.documents) for (const rel of touched) if (documentKind(rel)) uris.push(textUriOf(folder.uriOf(rel)));
+      if (this.options.documents) for (const rel of touched) if (this.textKindOf(rel)) uris.push(textUriOf(folder.uriOf(rel)));
       this.cache?.forget(uris);
       this.emit((l) => l.updated?.(uris));
     }

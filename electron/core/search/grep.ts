@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { Turns } from '../background/turns.js';
 import { JobRefused, WorkerJobs } from '../background/workerJobs.js';
-import { documentKind } from '../documents/documentKinds.js';
+import { documentKind, textKind } from '../documents/documentKinds.js';
 import { realTargetAllowed } from '../library/folderScan.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, typeFromName } from '../library/mediaType.js';
@@ -97,9 +97,9 @@ function decodeCursor(cursor: string, query: string): Position {
   throw ShelfError.invalidParams('Invalid cursor: pass nextCursor from the previous grep_resources call, with the same pattern and filters');
 }
 
-/** Files grep reads: text by content, documents by their text; images and archives by name are not read at all. */
-function grepKind(rel: string, documentsOn: boolean): 'text' | 'document' | null {
-  if (documentKind(rel)) return documentsOn ? 'document' : null;
+/** Files grep reads: text by content, documents (and with OCR on, images) by their text; other images and archives by name are not read at all. */
+function grepKind(rel: string, documentsOn: boolean, ocrOn: boolean): 'text' | 'document' | null {
+  if (textKind(rel, ocrOn)) return documentsOn ? 'document' : null;
   if (binaryByName(rel)) return null;
   const type = typeFromName(rel);
   if (type && /^(image|audio|video|font)\//.test(type) && type !== 'image/svg+xml') return null;
@@ -142,6 +142,7 @@ export class Grep {
     const page: GrepPage = { files: [], matches: 0, scannedFiles: 0, scannedBytes: 0, notSearched };
     let used = 0;
     const documentsOn = this.library.documentsOn;
+    const ocrOn = this.library.ocrOn;
 
     const walk = new FileWalk(folders, from, matchesGlob, q.skipFolder);
     const stopAt = (p: Pending, inside: Position['inside'] | undefined, why: GrepPage['stoppedBy']) => {
@@ -167,7 +168,7 @@ export class Grep {
         while (batch.length < BATCH_FILES && Date.now() - started <= MAX_CALL_MS) {
           const next = walk.next();
           if (!next) break;
-          if (!grepKind(next.rel, documentsOn)) continue;
+          if (!grepKind(next.rel, documentsOn, ocrOn)) continue;
           const p = await this.pending(next.folder, next.rel);
           if (p) batch.push(p);
         }
@@ -250,9 +251,13 @@ export class Grep {
 
   /** What to send the worker for a file: a piece of it (from `inside`, else its start), or a document's text. */
   private async pending(folder: PublishedFolder, rel: string, inside?: Position['inside']): Promise<Pending | null> {
-    if (grepKind(rel, this.library.documentsOn) !== 'document') return filePending(folder, rel, inside);
+    if (grepKind(rel, this.library.documentsOn, this.library.ocrOn) !== 'document') return filePending(folder, rel, inside);
     try {
-      const { text } = await this.library.documentText(folder.uriOf(rel));
+      // An image's text is grep'd once OCR has read it (the search index does, in the background): grep does
+      // not start an OCR per image, seconds each.
+      const known = documentKind(rel) ? null : await this.library.knownText(folder.uriOf(rel));
+      if (!documentKind(rel) && !known) return null;
+      const { text } = known ?? (await this.library.documentText(folder.uriOf(rel)));
       const item: GrepItem = { key: 0, text: text.length > MAX_DOCUMENT_CHARS ? text.slice(0, MAX_DOCUMENT_CHARS) : text, name: rel, firstLine: 1, before: [] };
       if (inside?.skip !== undefined) item.skipBefore = inside.skip;
       return { folder, rel, document: true, item };

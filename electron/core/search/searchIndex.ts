@@ -5,7 +5,6 @@ import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
 import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
 import { nextSlice } from '../background/nextSlice.js';
 import { Turns } from '../background/turns.js';
-import { documentKind } from '../documents/documentKinds.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
 import { globMatcher } from './globMatcher.js';
@@ -93,6 +92,13 @@ export class SearchIndex {
   private walkBatch: string[] = [];
   /** Paths taken from walks since they last all ended. */
   private walked = 0;
+  /**
+   * Images whose text OCR has not read yet, in order: read one at a time
+   * beside the index (seconds each, in the OCR worker), so they never hold up
+   * the text files and documents after them; each is indexed when its text comes.
+   */
+  private readonly ocrWaiting = new Set<string>();
+  private ocrRunning = false;
   private working = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
@@ -119,9 +125,18 @@ export class SearchIndex {
   }
 
   get pending(): number {
-    let n = this.queue.size + this.walkBatch.length;
+    let n = this.queue.size + this.walkBatch.length + this.ocrWaiting.size + (this.ocrRunning ? 1 : 0);
     for (const w of this.walks.values()) n += Math.max(0, w.left);
     return n;
+  }
+
+  /**
+   * Indexes every folder again, in the background (already-indexed files
+   * are replaced): after what has text changed (OCR turned on or off).
+   */
+  reindexAll(): void {
+    for (const f of this.library.list()) this.walk(f);
+    this.schedule();
   }
 
   /** Indexes every file of `folder`, in path order, from the start. */
@@ -183,8 +198,38 @@ export class SearchIndex {
     this.schedule();
   }
 
+  /** The next waiting image to OCR, one at a time; its text is indexed when it comes. */
+  private nextOcr(): void {
+    while (!this.ocrRunning && !this.stopped) {
+      const id = this.ocrWaiting.values().next().value;
+      if (id === undefined) return;
+      this.ocrWaiting.delete(id);
+      const [folderIdText, rel] = id.split('\u0000') as [string, string];
+      const folder = this.library.list().find((f) => f.id === Number(folderIdText));
+      if (!folder?.get(rel) || this.library.textKindOf(rel) !== 'image') continue; // gone, or OCR turned off
+      this.ocrRunning = true;
+      void this.library
+        .documentText(folder.uriOf(rel))
+        .then(
+          ({ text }) => {
+            const entry = folder.get(rel);
+            if (this.stopped || !entry || (this.docs.size >= this.maxFiles && !this.docs.has(id))) return;
+            this.index.add(id, text, rel);
+            this.docs.set(id, { folderId: folder.id, rel: entry.rel });
+          },
+          () => this.drop(id), // no words in it (a photo), or unreadable: nothing to find
+        )
+        .finally(() => {
+          this.ocrRunning = false;
+          this.progress?.();
+          this.nextOcr();
+        });
+    }
+  }
+
   private drop(id: string): void {
     this.queue.delete(id);
+    this.ocrWaiting.delete(id);
     if (this.docs.delete(id)) this.index.remove(id);
   }
 
@@ -193,6 +238,7 @@ export class SearchIndex {
     const prefix = `${folderId}\u0000`;
     this.walkBatch = this.walkBatch.filter((id) => !id.startsWith(prefix));
     for (const id of [...this.queue]) if (id.startsWith(prefix)) this.queue.delete(id);
+    for (const id of [...this.ocrWaiting]) if (id.startsWith(prefix)) this.ocrWaiting.delete(id);
     for (const [id, d] of [...this.docs]) if (d.folderId === folderId) this.drop(id);
   }
 
@@ -228,10 +274,23 @@ export class SearchIndex {
     const entry = folder?.get(rel);
     if (!folder || !entry) return this.drop(id);
     const fileUri = folder.uriOf(rel);
-    const document = documentKind(rel) !== null;
+    const kind = this.library.textKindOf(rel);
+    const document = kind !== null;
     if (!document && entry.size > MAX_INDEXED_BYTES) return this.drop(id);
     if (this.docs.size >= this.maxFiles && !this.docs.has(id)) {
       this.leftOut++;
+      return;
+    }
+    if (kind === 'image') {
+      // Read by OCR before (this run, or kept on disk): indexed now; else OCR reads it beside the index.
+      const known = await this.library.knownText(fileUri);
+      if (known) {
+        this.index.add(id, known.text, rel);
+        this.docs.set(id, { folderId: folder.id, rel: entry.rel });
+      } else {
+        this.ocrWaiting.add(id);
+        this.nextOcr();
+      }
       return;
     }
     let text: string;
@@ -289,7 +348,7 @@ export class SearchIndex {
         const folder = d ? folders.get(d.folderId) : undefined;
         if (!d || !folder) continue; // removed while this search waited
         const fileUri = folder.uriOf(d.rel);
-        const uri = documentKind(d.rel) ? textUriOf(fileUri) : fileUri;
+        const uri = this.library.textKindOf(d.rel) ? textUriOf(fileUri) : fileUri;
         let text: string;
         try {
           const read = await this.library.read(uri, { background: true });
@@ -310,6 +369,7 @@ export class SearchIndex {
     this.stopped = true;
     this.unsubscribe();
     this.queue.clear();
+    this.ocrWaiting.clear();
     this.walks.clear();
     this.walkBatch = [];
   }

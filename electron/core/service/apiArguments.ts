@@ -79,6 +79,10 @@ const SettingsPatchArg = z
       .object({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535), token: z.string().min(16).max(512).nullable() })
       .partial()
       .strict(),
+    ocr: z
+      .object({ enabled: z.boolean(), languages: z.array(z.string().max(32)).max(8) })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();

@@ -44,6 +44,7 @@ import { ImageForModel } from '../delivery/imageForModel.js';
 import { LineIndexCache } from '../delivery/lineIndex.js';
 import { ModelReader, READ_META_KEY } from '../delivery/modelRead.js';
 import { DocumentText } from '../documents/documentText.js';
+import type { OcrRequest } from '../documents/ocr.js';
 import { TextDiskCache } from '../documents/textDiskCache.js';
 import { Library } from '../library/library.js';
 import { ConnectionHub } from '../mcp/connectionHub.js';
@@ -166,7 +167,7 @@ export class ShelfService implements ShelfMethods {
     this.settings = settings;
     this.history = history;
     this.documents = options.extractWorker
-      ? new DocumentText({ workerFile: options.extractWorker, disk: new TextDiskCache(path.join(options.settingsDir, 'text-cache'), TEXT_CACHE_BYTES) })
+      ? new DocumentText({ workerFile: options.extractWorker, disk: new TextDiskCache(path.join(options.settingsDir, 'text-cache'), TEXT_CACHE_BYTES), ocr: this.ocrRequest(settings) })
       : null;
     this.library = new Library({
       maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes,
@@ -363,6 +364,11 @@ export class ShelfService implements ShelfMethods {
   }
 
   /** Whether a client sent a request within CLIENTS_BUSY_WITHIN_MS: background work yields while they do. */
+  /** OCR as the settings have it: off, or its languages and where extra language data may be (the settings folder's ocr-languages/). */
+  private ocrRequest(settings: Settings): OcrRequest | null {
+    return settings.ocr.enabled ? { languages: settings.ocr.languages, dataDirs: [path.join(this.options.settingsDir, 'ocr-languages')] } : null;
+  }
+
   private clientsBusy(): boolean {
     return performance.now() - this.hub.lastRequestAt < CLIENTS_BUSY_WITHIN_MS;
   }
@@ -457,6 +463,7 @@ export class ShelfService implements ShelfMethods {
       },
       maxReadBytes: this.library.options.maxReadBytes,
       search: this.search ? { indexed: this.search.indexed, pending: this.search.pending, full: this.search.full, maxFiles: this.search.maxFiles } : null,
+      ocr: this.library.ocrOn,
     };
   }
 
@@ -483,6 +490,7 @@ export class ShelfService implements ShelfMethods {
       log: { ...this.settings.log, ...(patch?.log ?? {}) },
       history: { ...this.settings.history, ...(patch?.history ?? {}) },
       delivery: { ...this.settings.delivery, ...(patch?.delivery ?? {}) },
+      ocr: { ...this.settings.ocr, ...(patch?.ocr ?? {}) },
     };
     const parsed = SettingsSchema.safeParse(merged);
     if (!parsed.success) {
@@ -493,6 +501,12 @@ export class ShelfService implements ShelfMethods {
     if (next.socketPath !== this.settings.socketPath && this.options.socketPath === undefined) await this.endpoints.listen(next.socketPath ?? null);
     if (this.options.maxReadBytes === undefined) this.library.options.maxReadBytes = next.maxReadBytes;
     if (this.options.tools === undefined) this.hub.setServerOptions({ tools: next.tools });
+    if (this.documents && JSON.stringify(next.ocr) !== JSON.stringify(this.settings.ocr)) {
+      // Images gain or lose their text, and scanned pages theirs: the index follows.
+      this.documents.setOcr(this.ocrRequest(next));
+      this.search?.reindexAll();
+      this.statusSoon();
+    }
     if (JSON.stringify(next.http) !== JSON.stringify(this.settings.http) && this.endpoints.httpFromSettings) {
       // Restart HTTP with the new address or token before anything is saved:
       // settings the server then refuses (a non-loopback host, a port in use)

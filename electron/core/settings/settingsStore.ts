@@ -7,6 +7,7 @@ import * as z from 'zod';
 
 import { DEFAULT_MAX_READ_BYTES } from '../../../shared/errorCodes.js';
 import type { Settings } from '../../../shared/shelfApi.js';
+import { LANGUAGE_CODE } from '../documents/ocrLimits.js';
 import { readRegularText } from '../library/regularFile.js';
 import { moveLinkAside } from './configDir.js';
 
@@ -68,6 +69,13 @@ export const SettingsSchema = z.object({
             }),
         )
         .default({}),
+    })
+    .prefault({}),
+  /** OCR of images and scanned pages; languages by Tesseract code (eng ships; others from the settings folder's ocr-languages/). */
+  ocr: z
+    .object({
+      enabled: z.boolean().default(true),
+      languages: z.array(z.string().regex(LANGUAGE_CODE, 'a Tesseract language code such as eng, deu or chi_sim')).min(1).max(8).default(['eng']),
     })
     .prefault({}),
 });

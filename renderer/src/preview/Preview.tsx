@@ -13,6 +13,8 @@ import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText
 
 /** Files whose text the server extracts (`?as=text`), when the caller does not say (it knows from the listed companions). */
 const DOCUMENT = /\.(pdf|docx|xlsx|pptx|epub|odt|ods|odp|rtf|html?|xhtml|ipynb|eml|mbox)$/i;
+/** Images whose text OCR reads, when the server has OCR on. */
+const OCR_IMAGE = /\.(png|jpe?g|webp|tiff?)$/i;
 
 /** What a read gave, in words: its MIME type, size and how it travels (a line of facts, not buttons). */
 function describeShown(shown: ReadPreview | null, asText: boolean): string[] {
@@ -172,6 +174,7 @@ export function Preview({
   access,
   onHistory,
   readText,
+  ocr = false,
   focus,
   updatedAt,
   openUri,
@@ -194,6 +197,8 @@ export function Preview({
   onHistory?: () => void;
   /** Reads a document's text resource (`?as=text`), as a client would. */
   readText?: (uri: string) => Promise<ReadPreview>;
+  /** The server reads images' text by OCR: they get the File/Text switch too. */
+  ocr?: boolean;
   /** A search result to show: its line, in the document's text when it came from there. */
   focus?: { line: number; inText: boolean; term?: string };
   /** When the file changed on disk and the preview was read again. */
@@ -214,9 +219,9 @@ export function Preview({
   const [ownRaw, setOwnRaw] = useState(false);
   const raw = rawProp ?? ownRaw;
   const setRaw = setRawProp ?? setOwnRaw;
-  const isDocument = hasText ?? DOCUMENT.test(resource.name);
-  // A document opens on its text (a zip's bytes mean nothing to a person); a PDF keeps its rendered pages.
-  const [asText, setAsText] = useState(focus?.inText ?? (isDocument && !!readText && resource.mimeType !== 'application/pdf'));
+  const isDocument = hasText ?? (DOCUMENT.test(resource.name) || (ocr && OCR_IMAGE.test(resource.name)));
+  // A document opens on its text (a zip's bytes mean nothing to a person); a PDF keeps its rendered pages, an image shows itself.
+  const [asText, setAsText] = useState(focus?.inText ?? (isDocument && !!readText && resource.mimeType !== 'application/pdf' && !resource.mimeType.startsWith('image/')));
   const [text, setText] = useState<ReadPreview | null>(null);
   useEffect(() => {
     if (!asText || !readText || text) return;

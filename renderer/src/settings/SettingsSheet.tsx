@@ -69,6 +69,8 @@ export function SettingsSheet({
   const [s, setS] = useState<Settings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** OCR's languages as typed ("eng+deu"), kept apart while editing. */
+  const [languages, setLanguages] = useState<string | null>(null);
   const firstRef = useRef<HTMLInputElement>(null);
   const historyRef = useRef<HTMLInputElement>(null);
   const loaded = s !== null;
@@ -93,6 +95,7 @@ export function SettingsSheet({
       log: { maxEntries: s.log.maxEntries, maxBytes: s.log.maxBytes },
       history: { maxAgeDays: s.history.maxAgeDays, maxBytes: s.history.maxBytes },
       delivery: { textBudget: s.delivery.textBudget, imageMaxSide: s.delivery.imageMaxSide, imageMaxBytes: Math.round(s.delivery.imageMaxBytes) },
+      ocr: { enabled: s.ocr.enabled, languages: languages === null ? s.ocr.languages : languages.split(/[+,\s]+/).filter((l) => l !== '') },
     };
     setSaving(true);
     setError(null);
@@ -187,6 +190,27 @@ export function SettingsSheet({
               <MibInput bytes={s.delivery.imageMaxBytes} onBytes={(imageMaxBytes) => set({ delivery: { ...s.delivery, imageMaxBytes } })} label="Largest image in MiB" fractional />
             </span>
           </label>
+        </fieldset>
+        <fieldset>
+          <legend>Text in images and scans</legend>
+          <label className="check">
+            <input type="checkbox" checked={s.ocr.enabled} onChange={(e) => set({ ocr: { ...s.ocr, enabled: e.target.checked } })} data-testid="ocr-enabled" /> Read the words in images and scanned PDF pages (OCR)
+          </label>
+          <label className="field">
+            <span>Languages</span>
+            <input
+              className="input input-small"
+              value={languages ?? s.ocr.languages.join('+')}
+              onChange={(e) => setLanguages(e.target.value)}
+              disabled={!s.ocr.enabled}
+              pattern="[a-z_]+([+, ][a-z_]+)*"
+              required
+              aria-describedby="ocr-note"
+            />
+          </label>
+          <p className="small muted" id="ocr-note">
+            Tesseract codes joined with +, such as eng+deu. English ships; put another language’s .traineddata in the settings folder’s ocr-languages folder. Text found is kept with the rest of the documents’ text.
+          </p>
         </fieldset>
         <fieldset>
           <legend>Streamable HTTP</legend>
