@@ -125,6 +125,30 @@ describe('mcp-shelf doctor', () => {
     }
   });
 
+  it('runs a project entry only when it is exactly our bridge: our CLI with another command (serve, config) is not run', async () => {
+    const foreign = await mkdtemp(path.join(os.tmpdir(), 'doctor-argv-'));
+    try {
+      const home = path.join(foreign, 'home');
+      await mkdir(path.join(home, '.codeium', 'windsurf'), { recursive: true });
+      const planted = path.join(foreign, 'planted-config');
+      const entries = {
+        serve: [CLI, 'serve', '--http', '0', '--config-dir', planted, '--socket', path.join(foreign, 'p.sock'), foreign],
+        config: [CLI, 'config', 'windsurf', '--socket', path.join(foreign, 'attacker.sock')],
+        extra: [CLI, 'connect', '--socket', shelf.socketPath, '--help'],
+      };
+      for (const [name, args] of Object.entries(entries)) {
+        await writeFile(path.join(foreign, '.mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': { command: process.execPath, args } } }));
+        const run = await runCli(['doctor', '--json', '--project', foreign, '--step-timeout', '3'], undefined, { ...env, HOME: home, XDG_CONFIG_HOME: path.join(foreign, 'xdg') });
+        const report = (JSON.parse(run.stdout) as DoctorReport[]).find((r) => r.file === path.join(foreign, '.mcp.json'));
+        expect(report?.steps.find((s) => s.id === 'command'), name).toMatchObject({ status: 'fail', detail: expect.stringMatching(/not this MCP Shelf's bridge/) as unknown });
+      }
+      await expect(readdir(planted)).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(readFile(path.join(home, '.codeium', 'windsurf', 'mcp_config.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await rm(foreign, { recursive: true, force: true });
+    }
+  });
+
   it('gives up on a command that never answers after the step’s deadline, and goes on', async () => {
     const silent = await mkdtemp(path.join(os.tmpdir(), 'doctor-silent-'));
     try {

@@ -28,6 +28,21 @@ export interface DoctorOptions extends Place {
   knownBridges?: Array<{ command: string; args: string[] }>;
 }
 
+/**
+ * Whether an entry launches exactly this bridge: its command, then its
+ * arguments with any socket path (or none) and nothing else. The command and
+ * the CLI alone are not enough: `cli.js serve --http …` or `cli.js config …`
+ * in a cloned repository's file would run our own CLI to publish or write.
+ */
+function launchesBridge(bridge: { command: string; args: string[] }, command: string, argv: readonly string[]): boolean {
+  if (command !== bridge.command) return false;
+  const socketAt = bridge.args.indexOf('--socket');
+  const fixed = socketAt < 0 ? bridge.args : bridge.args.slice(0, socketAt);
+  if (argv.length < fixed.length || fixed.some((a, i) => argv[i] !== a)) return false;
+  const rest = argv.slice(fixed.length);
+  return rest.length === 0 || (socketAt >= 0 && rest.length === 2 && rest[0] === '--socket' && !rest[1]?.startsWith('-'));
+}
+
 const DEFAULT_STEP_MS = 10_000;
 /** A config file is small; anything bigger is not one. */
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -239,7 +254,7 @@ async function examine(target: ClientTarget, file: string, options: DoctorOption
     });
     return report();
   }
-  const known = (options.knownBridges ?? []).some((b) => b.command === command && b.args[0] === argv[0]);
+  const known = (options.knownBridges ?? []).some((b) => launchesBridge(b, command, argv));
   if (target.project && !known) {
     steps.push({
       id: 'command',

@@ -6,7 +6,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientInfo } from '../../../shared/shelfApi.js';
 import { ClientReads, type Requester } from '../access/clientReads.js';
-import { type HeldAccount, HeldBytes, heldCost } from '../clientMemory/heldBytes.js';
+import { type HeldAccount, HeldBytes } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
@@ -15,7 +15,7 @@ import { claimOf, type ClientIdentity, type Era, identityOf } from './protocolEr
 import { readFastPath } from './readFastPath.js';
 import { type RequestProblem, screenRequest } from './requestParams.js';
 import { createShelfServer, listChangedThrottle, type ShelfServerOptions } from './shelfServer.js';
-import { UriSpellings } from './uriSpellings.js';
+import { spellingCost, UriSpellings } from './uriSpellings.js';
 
 export interface Connection {
   id: number;
@@ -378,7 +378,7 @@ function sameIdentity(a: ClientIdentity, b: ClientIdentity | null): boolean {
 /** The URIs a listen names, as the budget counts them. */
 function listenCost(params: unknown): number {
   const uris = (params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.reduce((sum: number, uri) => sum + (typeof uri === 'string' ? heldCost(uri) : 0), 0) : 0;
+  return Array.isArray(uris) ? uris.reduce((sum: number, uri) => sum + (typeof uri === 'string' ? spellingCost(uri) : 0), 0) : 0;
 }
 
 /**

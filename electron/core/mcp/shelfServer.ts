@@ -1,14 +1,14 @@
 import { type Implementation,Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
-import { type HeldAccount, heldCost } from '../clientMemory/heldBytes.js';
+import type { HeldAccount } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
 import { ShelfError } from '../library/shelfError.js';
 import { VERSION } from '../version.js';
 import type { Era } from './protocolEra.js';
 import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
 import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
-import { UriSpellings } from './uriSpellings.js';
+import { spellingCost, UriSpellings } from './uriSpellings.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
 const LIST_CHANGED_DEBOUNCE_MS = 100;
@@ -142,7 +142,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
       const { uri } = req.params;
       if (subscriptions.has(uri)) return {};
       if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw ShelfError.invalidParams(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
-      const refused = setup.held?.hold(heldCost(uri));
+      const refused = setup.held?.hold(spellingCost(uri));
       if (refused) throw ShelfError.invalidParams(`Subscription refused: ${refused}`);
       subscriptions.add(uri);
       subscribed.add(uri);
@@ -151,7 +151,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     server.setRequestHandler('resources/unsubscribe', (req) => {
       if (subscriptions.delete(req.params.uri)) {
         subscribed.delete(req.params.uri);
-        setup.held?.release(heldCost(req.params.uri));
+        setup.held?.release(spellingCost(req.params.uri));
       }
       return {};
     });
@@ -163,7 +163,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     if (disposed) return;
     disposed = true;
     stopListening();
-    for (const uri of subscriptions) setup.held?.release(heldCost(uri));
+    for (const uri of subscriptions) setup.held?.release(spellingCost(uri));
     subscriptions.clear();
     subscribed.clear();
   };

@@ -1,11 +1,23 @@
+import { heldCost } from '../clientMemory/heldBytes.js';
 import { resourceKey } from '../library/uriPath.js';
+
+/**
+ * What one spelling held here costs: the URI, and the key it is kept under
+ * when that differs. A key can be much longer than its URI (every non-ASCII
+ * character percent-encoded: "€" is 9 characters), so counting the URI alone
+ * let 96 MiB of budget hold 526 MiB.
+ */
+export function spellingCost(uri: string): number {
+  const key = resourceKey(uri);
+  return heldCost(uri) + (key === uri ? 0 : heldCost(key));
+}
 
 /**
  * The URIs a connection's subscriptions or listens name, kept by the resource
  * each names (`resourceKey`): an update for a library URI finds every
  * spelling a client used for that file, and goes out in that spelling. Each
  * spelling is counted (two listens may name it). What this holds is bounded
- * by the callers, whose held-bytes budget counts every URI.
+ * by the callers, whose held-bytes budget counts every URI (spellingCost).
  */
 export class UriSpellings {
   private readonly byKey = new Map<string, Map<string, number>>();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { pathToUri } from '../../../../../electron/core/library/uriPath.js';
-import { UriSpellings } from '../../../../../electron/core/mcp/uriSpellings.js';
+import { heldCost } from '../../../../../electron/core/clientMemory/heldBytes.js';
+import { pathToUri, resourceKey } from '../../../../../electron/core/library/uriPath.js';
+import { spellingCost, UriSpellings } from '../../../../../electron/core/mcp/uriSpellings.js';
 
 describe('UriSpellings', () => {
   const listed = pathToUri('/tmp/shelf/q&a.txt');
@@ -26,5 +27,17 @@ describe('UriSpellings', () => {
     s.add(listed);
     s.delete(encoded);
     expect(s.of(listed)).toEqual([listed]);
+  });
+});
+
+describe('spellingCost', () => {
+  it('counts the key a spelling is kept under, which can be many times the URI (every non-ASCII character percent-encoded)', () => {
+    const uri = `file:///tmp/${'€'.repeat(8000)}`;
+    const key = resourceKey(uri);
+    expect(key.length).toBeGreaterThan(8 * uri.length);
+    expect(spellingCost(uri)).toBeGreaterThanOrEqual(heldCost(uri) + heldCost(key));
+    // A URI that is its own key costs what it did.
+    const plain = pathToUri('/tmp/plain.txt');
+    expect(spellingCost(plain)).toBe(heldCost(plain));
   });
 });
