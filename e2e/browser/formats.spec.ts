@@ -47,17 +47,19 @@ test('search finds words in a book and a mailbox; each opens as its text, chapte
   await expect(page.getByTestId('focus-line')).toBeVisible();
   await shoot(page, 'formats-epub-text');
 
-  // A notebook, chosen from the files: the File view is its JSON, the Text view its cells.
+  // A notebook, chosen from the files, opens on its text (its cells); the File view is its JSON.
   await page.getByTestId('file-row').filter({ hasText: 'census.ipynb' }).click();
-  await expect(page.getByTestId('code-view')).toContainText('"cell_type"');
-  await page.getByTestId('text-toggle').click();
+  await expect(page.getByTestId('text-toggle')).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('code-view')).toContainText('--- Cell 2 ---');
   await expect(page.getByTestId('code-view')).toContainText('print(sum(counts))');
   await expect(page.getByTestId('code-view')).not.toContainText('cell_type');
   await shoot(page, 'formats-notebook-text');
+  await page.getByTestId('file-toggle').click();
+  await expect(page.getByTestId('code-view')).toContainText('"cell_type"');
 
+  // A mailbox opens on its messages.
   await page.getByTestId('file-row').filter({ hasText: 'survey.mbox' }).click();
-  await page.getByTestId('text-toggle').click();
+  await expect(page.getByTestId('text-toggle')).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('code-view')).toContainText('--- Message 2 ---');
   await expect(page.getByTestId('code-view')).toContainText('- counts.pdf (application/pdf, 9 KB)');
   await shoot(page, 'formats-mbox-text');

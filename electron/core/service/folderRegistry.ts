@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { AddFoldersResult, FolderInfo, FolderOptions, ResourcePage } from '../../../shared/shelfApi.js';
-import { documentKind } from '../documents/documentKinds.js';
 import { folderProblem, type Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { credentialsRootProblem, type RuleOptions } from '../library/rules.js';
@@ -255,7 +254,8 @@ export class FolderRegistry {
     if (!f.published) return { resources: [] };
     // The window lists files only; it shows a document's text in the file's preview (and opens it there).
     const page = this.library.listResources(cursor, 1000, f.path, undefined, false) as ResourcePage;
-    if (this.library.documentsOn) for (const r of page.resources) if (documentKind(r.name)) r.hasText = true;
+    // A document's text, or (OCR on) an image's: the file's preview offers its Text view.
+    if (this.library.documentsOn) for (const r of page.resources) if (this.library.textKindOf(r.name)) r.hasText = true;
     return page;
   }
 

@@ -219,7 +219,8 @@ export function Preview({
   const [ownRaw, setOwnRaw] = useState(false);
   const raw = rawProp ?? ownRaw;
   const setRaw = setRawProp ?? setOwnRaw;
-  const isDocument = hasText ?? (DOCUMENT.test(resource.name) || (ocr && OCR_IMAGE.test(resource.name)));
+  // An image has text while OCR is on (live, not as the listing had it when fetched); a document when the listing says so.
+  const isDocument = OCR_IMAGE.test(resource.name) ? ocr : (hasText ?? DOCUMENT.test(resource.name));
   // A document opens on its text (a zip's bytes mean nothing to a person); a PDF keeps its rendered pages, an image shows itself.
   const [asText, setAsText] = useState(focus?.inText ?? (isDocument && !!readText && resource.mimeType !== 'application/pdf' && !resource.mimeType.startsWith('image/')));
   const [text, setText] = useState<ReadPreview | null>(null);
