@@ -385,6 +385,7 @@ export type ClientKind =
   | 'claude-code-project'
   | 'windsurf'
   | 'gemini-cli'
+  | 'codex'
   | 'vscode-http'
   | 'claude-code-http'
   | 'cursor-http';
@@ -394,7 +395,7 @@ export interface ClientConfigSnippet {
   title: string;
   /** Where the snippet goes (a config file), or null for a command line. */
   location: string | null;
-  language: 'json' | 'shell';
+  language: 'json' | 'shell' | 'toml';
   text: string;
 }
 

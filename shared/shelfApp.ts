@@ -22,6 +22,7 @@ export const SHOWS_APP: Record<ClientKind, boolean> = {
   'claude-code-project': false,
   windsurf: false,
   'gemini-cli': false,
+  codex: false,
   'claude-code-http': false,
 };
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -101,7 +102,7 @@ describe('ShelfService on real folders', () => {
 
   it('gives client snippets that launch the bridge with this socket', async () => {
     const snippets = await svc.service.clientConfigs();
-    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code', 'claude-code-project', 'windsurf', 'gemini-cli']);
+    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code', 'claude-code-project', 'windsurf', 'gemini-cli', 'codex']);
     const by = (client: string) => snippets.find((s) => s.client === client)?.text ?? '';
     const claude = JSON.parse(by('claude-desktop'));
     expect(claude.mcpServers['mcp-shelf'].args).toEqual([expect.stringMatching(/cli\.js$/), 'connect', '--socket', svc.service.socketPath]);
@@ -110,6 +111,11 @@ describe('ShelfService on real folders', () => {
     expect(by('claude-code')).toMatch(/^claude mcp add mcp-shelf -- .*connect --socket /);
     expect(JSON.parse(by('claude-code-project')).mcpServers['mcp-shelf']).toMatchObject({ type: 'stdio', args: claude.mcpServers['mcp-shelf'].args });
     for (const client of ['windsurf', 'gemini-cli']) expect(JSON.parse(by(client))).toEqual(claude);
+    // Codex's TOML, read by a real TOML parser (Python's tomllib), names the same command.
+    const toml = spawnSync('python3', ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], { input: by('codex'), encoding: 'utf8' });
+    expect(toml.status, toml.stderr).toBe(0);
+    expect(JSON.parse(toml.stdout).mcp_servers['mcp-shelf']).toEqual(claude.mcpServers['mcp-shelf']);
+    expect(by('codex')).toMatch(/^# or run: codex mcp add mcp-shelf -- .*connect --socket /);
   });
 
   it('validates settings and applies them live', async () => {

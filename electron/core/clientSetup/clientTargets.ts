@@ -14,8 +14,9 @@ import type { SetupClient } from '../../../shared/shelfApi.js';
  * (`~/.cursor/mcp.json`, `.cursor/mcp.json`), Windsurf
  * (`~/.codeium/windsurf/mcp_config.json`, docs.windsurf.com/windsurf/cascade/mcp),
  * Gemini CLI (`~/.gemini/settings.json`, geminicli.com/docs/tools/mcp-server).
- * Codex (TOML) and Goose (YAML) are left out: editing them while keeping
- * the rest of the file needs an editor for those formats.
+ * Codex (TOML) and Goose (YAML) are not edited: keeping the rest of those
+ * files needs an editor for their formats. Codex gets a snippet and its own
+ * `codex mcp add` line (service/clientConfigs.ts).
  */
 export interface ClientTarget {
   id: SetupClient;

@@ -130,8 +130,31 @@ export function clientConfigs(bridge: BridgeCommand, platform: string, http: Htt
       language: 'json',
       text: json({ mcpServers: { 'mcp-shelf': stdio } }),
     },
+    {
+      // Codex (CLI, IDE extension, app) keeps servers as TOML tables; `codex mcp add` writes the same entry.
+      client: 'codex',
+      title: 'Codex',
+      location: platform === 'win32' ? '%USERPROFILE%\\.codex\\config.toml' : '~/.codex/config.toml',
+      language: 'toml',
+      text: codexToml(bridge),
+    },
     ...(http ? httpSnippets(http, where) : []),
   ];
+}
+
+/** TOML basic strings take JSON's escapes, so a JSON string is a TOML string. */
+const tomlString = (v: string) => JSON.stringify(v);
+
+/** Codex's `[mcp_servers.mcp-shelf]` table (its config.toml), and the command that writes it. */
+function codexToml(bridge: BridgeCommand): string {
+  const lines = [
+    `# or run: ${['codex', 'mcp', 'add', 'mcp-shelf', ...Object.entries(bridge.env ?? {}).flatMap(([k, v]) => ['--env', `${k}=${v}`]), '--', bridge.command, ...bridge.args].map(shellQuote).join(' ')}`,
+    '[mcp_servers.mcp-shelf]',
+    `command = ${tomlString(bridge.command)}`,
+    `args = [${bridge.args.map(tomlString).join(', ')}]`,
+  ];
+  if (bridge.env && Object.keys(bridge.env).length > 0) lines.push(`env = { ${Object.entries(bridge.env).map(([k, v]) => `${tomlString(k)} = ${tomlString(v)}`).join(', ')} }`);
+  return `${lines.join('\n')}\n`;
 }
 
 function httpSnippets(http: HttpAccess, where: Record<Located, string>): ClientConfigSnippet[] {
