@@ -386,6 +386,7 @@ export type ClientKind =
   | 'windsurf'
   | 'gemini-cli'
   | 'codex'
+  | 'goose'
   | 'vscode-http'
   | 'claude-code-http'
   | 'cursor-http';
@@ -395,7 +396,7 @@ export interface ClientConfigSnippet {
   title: string;
   /** Where the snippet goes (a config file), or null for a command line. */
   location: string | null;
-  language: 'json' | 'shell' | 'toml';
+  language: 'json' | 'shell' | 'toml' | 'yaml';
   text: string;
 }
 

@@ -23,6 +23,7 @@ export const SHOWS_APP: Record<ClientKind, boolean> = {
   windsurf: false,
   'gemini-cli': false,
   codex: false,
+  goose: true,
   'claude-code-http': false,
 };
 

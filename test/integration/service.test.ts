@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 
 import { dispatch } from '../../electron/core/service/dispatch.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
@@ -102,7 +103,7 @@ describe('ShelfService on real folders', () => {
 
   it('gives client snippets that launch the bridge with this socket', async () => {
     const snippets = await svc.service.clientConfigs();
-    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code', 'claude-code-project', 'windsurf', 'gemini-cli', 'codex']);
+    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code', 'claude-code-project', 'windsurf', 'gemini-cli', 'codex', 'goose']);
     const by = (client: string) => snippets.find((s) => s.client === client)?.text ?? '';
     const claude = JSON.parse(by('claude-desktop'));
     expect(claude.mcpServers['mcp-shelf'].args).toEqual([expect.stringMatching(/cli\.js$/), 'connect', '--socket', svc.service.socketPath]);
@@ -116,6 +117,9 @@ describe('ShelfService on real folders', () => {
     expect(toml.status, toml.stderr).toBe(0);
     expect(JSON.parse(toml.stdout).mcp_servers['mcp-shelf']).toEqual(claude.mcpServers['mcp-shelf']);
     expect(by('codex')).toMatch(/^# or run: codex mcp add mcp-shelf -- .*connect --socket /);
+    // Goose's YAML, read by a YAML parser, is a stdio extension with the same command.
+    const goose = (parseYaml(by('goose')) as { extensions: Record<string, { type: string; cmd: string; args: string[]; enabled: boolean }> }).extensions['mcp-shelf'];
+    expect(goose).toMatchObject({ type: 'stdio', enabled: true, cmd: claude.mcpServers['mcp-shelf'].command, args: claude.mcpServers['mcp-shelf'].args });
   });
 
   it('validates settings and applies them live', async () => {

@@ -138,8 +138,33 @@ export function clientConfigs(bridge: BridgeCommand, platform: string, http: Htt
       language: 'toml',
       text: codexToml(bridge),
     },
+    {
+      // Goose's extensions (its config.yaml, as its documentation's "Configuration Files" shows a stdio one).
+      client: 'goose',
+      title: 'Goose',
+      location: platform === 'win32' ? '%APPDATA%\\Block\\goose\\config\\config.yaml' : '~/.config/goose/config.yaml',
+      language: 'yaml',
+      text: gooseYaml(bridge),
+    },
     ...(http ? httpSnippets(http, where) : []),
   ];
+}
+
+/** Goose's `extensions:` entry; JSON strings are YAML double-quoted scalars. */
+function gooseYaml(bridge: BridgeCommand): string {
+  const q = (v: string) => JSON.stringify(v);
+  return [
+    'extensions:',
+    '  mcp-shelf:',
+    '    type: stdio',
+    '    name: mcp-shelf',
+    '    enabled: true',
+    `    cmd: ${q(bridge.command)}`,
+    `    args: [${bridge.args.map(q).join(', ')}]`,
+    `    envs: {${Object.entries(bridge.env ?? {}).map(([k, v]) => `${q(k)}: ${q(v)}`).join(', ')}}`,
+    '    timeout: 300',
+    '',
+  ].join('\n');
 }
 
 /** TOML basic strings take JSON's escapes, so a JSON string is a TOML string. */
