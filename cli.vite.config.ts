@@ -13,7 +13,10 @@ export default defineConfig({
   // load, and write-file-atomic (CommonJS that names its tmp files after __filename).
   // PDFium and Tesseract stay modules of their own: they load their wasm from their package folders, and only the workers need them.
   // sharp is native (prebuilt N-API binaries with libvips), loaded from node_modules.
-  ssr: { noExternal: true, external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic', 'sharp', '@embedpdf/pdfium', 'tesseract.js-core'] },
+  ssr: {
+    noExternal: true,
+    external: ['@parcel/watcher', 'chokidar', 'file-type', 'ws', 'write-file-atomic', 'sharp', '@embedpdf/pdfium', 'tesseract.js-core'],
+  },
   build: {
     // The CLI, and the workers it starts (a Worker needs a file of its own).
     ssr: true,

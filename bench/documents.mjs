@@ -75,7 +75,14 @@ async function fixtures() {
     page.drawImage(await out.embedPng(png), { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
     await writeFile(path.join(d, 'scan.pdf'), await out.save());
     // Images for the reads-while-OCR-runs part: each a different file, so each is OCR'd.
-    for (let i = 0; i < 6; i++) await writeFile(path.join(d, `busy-${i}.png`), await sharp(png).rotate(i % 2 ? 0.5 : -0.5, { background: '#fff' }).png().toBuffer());
+    for (let i = 0; i < 6; i++)
+      await writeFile(
+        path.join(d, `busy-${i}.png`),
+        await sharp(png)
+          .rotate(i % 2 ? 0.5 : -0.5, { background: '#fff' })
+          .png()
+          .toBuffer(),
+      );
   });
   return dir;
 }
@@ -130,7 +137,11 @@ async function readsFor(shelf, files, ms) {
 export async function documentsBench() {
   const dir = await fixtures();
   const book = path.join(dir, 'book.pdf');
-  const out = { pdf: { shelf: [], shelfCpu: [], pdftotext: [], pdftotextCpu: [], bytes: 0, pages: 300 }, ocr: { pdf: [], pdfCpu: [], png: [], pngCpu: [], words: 0 }, reads: null };
+  const out = {
+    pdf: { shelf: [], shelfCpu: [], pdftotext: [], pdftotextCpu: [], bytes: 0, pages: 300 },
+    ocr: { pdf: [], pdfCpu: [], png: [], pngCpu: [], words: 0 },
+    reads: null,
+  };
   const poppler = pdftotext();
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-pdftotext-'));
   try {
@@ -188,7 +199,14 @@ export async function documentsBench() {
       while (ocrRunning) during.push(...(await readsFor(shelf, small, 500)));
       await ocr;
       during.sort((a, b) => a - b);
-      out.reads = { quietP50: percentile(quiet, 0.5), quietP99: percentile(quiet, 0.99), duringP50: percentile(during, 0.5), duringP99: percentile(during, 0.99), during: during.length, ocrDone };
+      out.reads = {
+        quietP50: percentile(quiet, 0.5),
+        quietP99: percentile(quiet, 0.99),
+        duringP50: percentile(during, 0.5),
+        duringP99: percentile(during, 0.99),
+        during: during.length,
+        ocrDone,
+      };
     } finally {
       await shelf.stop();
     }

@@ -141,7 +141,11 @@ export function flateBombPdf(mib = 2048) {
     offsets.push(length);
     const obj =
       body === null
-        ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream, Buffer.from('\nendstream\nendobj\n')])
+        ? Buffer.concat([
+            Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+            stream,
+            Buffer.from('\nendstream\nendobj\n'),
+          ])
         : Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`);
     parts.push(obj);
     length += obj.length;

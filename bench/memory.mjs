@@ -160,11 +160,20 @@ async function documentScenario(name, file, bytes) {
   const before = await rss(server.pid);
   const r = await readWithBystander(server, `${pathToFileURL(path.join(work, file)).href}?as=text`, pathToFileURL(path.join(work, 'small.txt')).href);
   await sleep(1000);
-  const row = { scenario: name, fileMiB: (bytes.length / MiB).toFixed(1), rssBefore: before, peakRss: await peak(server.pid), rssAfter: await rss(server.pid), ...r };
+  const row = {
+    scenario: name,
+    fileMiB: (bytes.length / MiB).toFixed(1),
+    rssBefore: before,
+    peakRss: await peak(server.pid),
+    rssAfter: await rss(server.pid),
+    ...r,
+  };
   await server.stop();
   await rm(work, { recursive: true, force: true });
   await rm(server.dir, { recursive: true, force: true });
-  console.log(`${name}: ${row.outcome} in ${row.ms.toFixed(0)} ms; RSS ${mib(row.rssBefore)} → peak ${mib(row.peakRss)}, ${mib(row.rssAfter)} 1 s after; a bystander's slowest read ${row.bystanderWorstMs.toFixed(0)} ms`);
+  console.log(
+    `${name}: ${row.outcome} in ${row.ms.toFixed(0)} ms; RSS ${mib(row.rssBefore)} → peak ${mib(row.peakRss)}, ${mib(row.rssAfter)} 1 s after; a bystander's slowest read ${row.bystanderWorstMs.toFixed(0)} ms`,
+  );
   return row;
 }
 
@@ -186,7 +195,13 @@ async function indexScenario() {
       await sleep(250);
     }
     await sleep(1000);
-    const row = { scenario: `index, ${start}`, kept, seconds: (performance.now() - t) / 1000, peakRss: await peak(server.pid), rssAfter: await rss(server.pid) };
+    const row = {
+      scenario: `index, ${start}`,
+      kept,
+      seconds: (performance.now() - t) / 1000,
+      peakRss: await peak(server.pid),
+      rssAfter: await rss(server.pid),
+    };
     rows.push(row);
     console.log(`index, ${start}: ${kept} outcomes kept after ${row.seconds.toFixed(1)} s; peak RSS ${mib(row.peakRss)}, ${mib(row.rssAfter)} after`);
     await server.stop();
@@ -236,11 +251,22 @@ async function subscriptionScenario(connections, count = 10_000) {
   const heapHeld = await server.liveHeap();
   await Promise.all(clients.map((c) => c.close()));
   await sleep(3000);
-  const row = { scenario: `subscriptions, ${connections} connection(s)`, ...results, rssBefore: before, rssHeld: held, liveHeapHeld: heapHeld, peakRss: await peak(server.pid), rssAfterClose: await rss(server.pid), liveHeapAfterClose: await server.liveHeap() };
+  const row = {
+    scenario: `subscriptions, ${connections} connection(s)`,
+    ...results,
+    rssBefore: before,
+    rssHeld: held,
+    liveHeapHeld: heapHeld,
+    peakRss: await peak(server.pid),
+    rssAfterClose: await rss(server.pid),
+    liveHeapAfterClose: await server.liveHeap(),
+  };
   await server.stop();
   await rm(work, { recursive: true, force: true });
   await rm(server.dir, { recursive: true, force: true });
-  console.log(`${row.scenario}: ${row.ok} accepted, ${row.refused} refused${row.firstRefusal ? ` ("${row.firstRefusal}")` : ''}; RSS ${mib(before)} → ${mib(held)} held (live heap ${mib(heapHeld)}), peak ${mib(row.peakRss)}, ${mib(row.rssAfterClose)} 3 s after closing (live heap ${mib(row.liveHeapAfterClose)})`);
+  console.log(
+    `${row.scenario}: ${row.ok} accepted, ${row.refused} refused${row.firstRefusal ? ` ("${row.firstRefusal}")` : ''}; RSS ${mib(before)} → ${mib(held)} held (live heap ${mib(heapHeld)}), peak ${mib(row.peakRss)}, ${mib(row.rssAfterClose)} 3 s after closing (live heap ${mib(row.liveHeapAfterClose)})`,
+  );
   return row;
 }
 
@@ -273,10 +299,19 @@ async function stringsScenarios() {
     await sleep(1000);
     const after = await rss(server.pid);
     await sleep(30_000);
-    const row = { scenario: `150 clients × one 3 MiB ${kind === 'all' ? 'name, URI and id (three at once)' : kind}`, rssBefore: before, rssAfter: after, rssAfter30s: await rss(server.pid), peakRss: await peak(server.pid), liveHeapBefore: heapBefore };
+    const row = {
+      scenario: `150 clients × one 3 MiB ${kind === 'all' ? 'name, URI and id (three at once)' : kind}`,
+      rssBefore: before,
+      rssAfter: after,
+      rssAfter30s: await rss(server.pid),
+      peakRss: await peak(server.pid),
+      liveHeapBefore: heapBefore,
+    };
     row.liveHeapAfter = await server.liveHeap();
     rows.push(row);
-    console.log(`${row.scenario}: RSS ${mib(before)} → ${mib(after)} after the last closed, ${mib(row.rssAfter30s)} 30 s later (peak ${mib(row.peakRss)}); live heap ${mib(heapBefore)} → ${mib(row.liveHeapAfter)}`);
+    console.log(
+      `${row.scenario}: RSS ${mib(before)} → ${mib(after)} after the last closed, ${mib(row.rssAfter30s)} 30 s later (peak ${mib(row.peakRss)}); live heap ${mib(heapBefore)} → ${mib(row.liveHeapAfter)}`,
+    );
     await server.stop();
     await rm(server.dir, { recursive: true, force: true });
   }
@@ -291,7 +326,11 @@ const gc = runInNewContext('gc');
 async function growthOf(kind, bytes) {
   gc(); // what making the documents left behind is not the worker's
   await sleep(1000); // and its pages leave the RSS a moment later
-  const worker = new Worker(path.join(ROOT, 'dist/electron/extract-worker.js'), { resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
+  const worker = new Worker(path.join(ROOT, 'dist/electron/extract-worker.js'), {
+    resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
+    stdout: true,
+    stderr: true,
+  });
   worker.stdout.resume();
   worker.stderr.resume();
   const growth = new ProcessGrowth();
@@ -314,7 +353,12 @@ async function growthOf(kind, bytes) {
   });
   clearInterval(timer);
   await worker.terminate();
-  return { outcome: reply.ok ? `${reply.text.length} chars` : reply.reason, ms: performance.now() - t0, maxGrowthMiB: max / MiB, maxStepPer10msMiB: step / MiB };
+  return {
+    outcome: reply.ok ? `${reply.text.length} chars` : reply.reason,
+    ms: performance.now() - t0,
+    maxGrowthMiB: max / MiB,
+    maxStepPer10msMiB: step / MiB,
+  };
 }
 
 async function budgetScenario() {
@@ -328,14 +372,25 @@ async function budgetScenario() {
   const docs = {
     'PDF, 2,000 pages of text': ['pdf', await pdf.save()],
     'spreadsheet, 200,000 rows × 10': ['xlsx', new Uint8Array(await writeXlsxFile([{ sheet: 'S', data: sheet }], {}).toBuffer())],
-    'Word, 100,000 paragraphs': ['docx', new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: Array.from({ length: 100_000 }, (_, i) => new Paragraph(`Paragraph ${i} with a few words of text in it.`)) }] })))],
+    'Word, 100,000 paragraphs': [
+      'docx',
+      new Uint8Array(
+        await Packer.toBuffer(
+          new Document({
+            sections: [{ children: Array.from({ length: 100_000 }, (_, i) => new Paragraph(`Paragraph ${i} with a few words of text in it.`)) }],
+          }),
+        ),
+      ),
+    ],
     'PDF with a Flate bomb (2 GiB), unwatched': ['pdf', flateBombPdf()],
   };
   const rows = [];
   for (const [name, [kind, bytes]] of Object.entries(docs)) {
     const r = { scenario: name, fileMiB: (bytes.length / MiB).toFixed(1), ...(await growthOf(kind, bytes)) };
     rows.push(r);
-    console.log(`${name} (${r.fileMiB} MiB): ${r.outcome} in ${r.ms.toFixed(0)} ms; the process grew by ${mib(r.maxGrowthMiB)} at most, ${mib(r.maxStepPer10msMiB)} at most in 10 ms`);
+    console.log(
+      `${name} (${r.fileMiB} MiB): ${r.outcome} in ${r.ms.toFixed(0)} ms; the process grew by ${mib(r.maxGrowthMiB)} at most, ${mib(r.maxStepPer10msMiB)} at most in 10 ms`,
+    );
   }
   return rows;
 }

@@ -52,7 +52,9 @@ async function bigPng() {
         px[i + 2] = (128 + noise) & 255;
       }
     }
-    await sharp(px, { raw: { width: w, height: h, channels: 3 } }).png().toFile(path.join(d, 'photo.png'));
+    await sharp(px, { raw: { width: w, height: h, channels: 3 } })
+      .png()
+      .toFile(path.join(d, 'photo.png'));
   });
   return path.join(dir, 'photo.png');
 }
@@ -82,7 +84,16 @@ async function paging() {
     // The log grows by 1 MB: only the new part is indexed.
     await appendFile(log, `${'2026-11-30T13:00:00.000Z INFO appended line\n'.repeat(24_000)}`);
     const grown = await tool(shelf, 'read_resource', { uri, offset: -2000 });
-    return { total, firstMs: first.ms, nextP50: percentile(next, 0.5), nextMax: Math.max(...next), anywhereP50: percentile(anywhere, 0.5), anywhereMax: Math.max(...anywhere), tailMs: tail.ms, grownMs: grown.ms };
+    return {
+      total,
+      firstMs: first.ms,
+      nextP50: percentile(next, 0.5),
+      nextMax: Math.max(...next),
+      anywhereP50: percentile(anywhere, 0.5),
+      anywhereMax: Math.max(...anywhere),
+      tailMs: tail.ms,
+      grownMs: grown.ms,
+    };
   } finally {
     await shelf.stop();
     // The appended lines go, so the next run reads the same 100 MB.

@@ -89,31 +89,48 @@ export async function profileReads(reads = 40_000, { window = false, inFlight = 
     return sourceOf.get(key);
   };
   const ours = (src) => src && /\/(electron|shared)\//.test(src) && !src.includes('node_modules');
-  const short = (src) => src.replace(/^.*?\/(electron\/core|electron|shared|node_modules)\//, (_m, top) => (top === 'node_modules' ? '' : `${top}/`)).replace(/^electron\/core\//, '');
-  const { totals, leaves } = charge(profile, (stack) => {
-    const leaf = stack[0];
-    if (leaf.functionName === '(idle)' || leaf.functionName === '(garbage collector)' || leaf.functionName === '(program)') return leaf.functionName;
-    for (const f of stack) {
-      const src = where(f);
-      if (ours(src)) return `${short(src)} ${f.functionName || '(anonymous)'}`;
-    }
-    const src = where(leaf);
-    if (src) return `${short(src).split('/').slice(0, 2).join('/')} (no frame of ours)`;
-    return `${leaf.url || '(native)'} ${leaf.functionName || '(anonymous)'}`.trim();
-  }, from, to);
+  const short = (src) =>
+    src
+      .replace(/^.*?\/(electron\/core|electron|shared|node_modules)\//, (_m, top) => (top === 'node_modules' ? '' : `${top}/`))
+      .replace(/^electron\/core\//, '');
+  const { totals, leaves } = charge(
+    profile,
+    (stack) => {
+      const leaf = stack[0];
+      if (leaf.functionName === '(idle)' || leaf.functionName === '(garbage collector)' || leaf.functionName === '(program)') return leaf.functionName;
+      for (const f of stack) {
+        const src = where(f);
+        if (ours(src)) return `${short(src)} ${f.functionName || '(anonymous)'}`;
+      }
+      const src = where(leaf);
+      if (src) return `${short(src).split('/').slice(0, 2).join('/')} (no frame of ours)`;
+      return `${leaf.url || '(native)'} ${leaf.functionName || '(anonymous)'}`.trim();
+    },
+    from,
+    to,
+  );
   return { reads, wallMs, totals, leaves };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 40_000);
-  const { reads, wallMs, totals, leaves } = await profileReads(n, { window: process.argv.includes('--window'), inFlight: process.argv.includes('--32') ? 32 : 1 });
+  const { reads, wallMs, totals, leaves } = await profileReads(n, {
+    window: process.argv.includes('--window'),
+    inFlight: process.argv.includes('--32') ? 32 : 1,
+  });
   const rows = [...totals].sort((a, b) => b[1] - a[1]);
   const busy = rows.filter(([k]) => k !== '(idle)').reduce((s, [, us]) => s + us, 0);
-  console.log(`${reads} reads in ${wallMs.toFixed(0)} ms (${((1000 * wallMs) / reads).toFixed(1)} µs each as the client saw it); server busy ${(busy / 1000).toFixed(0)} ms = ${(busy / reads).toFixed(1)} µs a read\n`);
+  console.log(
+    `${reads} reads in ${wallMs.toFixed(0)} ms (${((1000 * wallMs) / reads).toFixed(1)} µs each as the client saw it); server busy ${(busy / 1000).toFixed(0)} ms = ${(busy / reads).toFixed(1)} µs a read\n`,
+  );
   console.log('| where (innermost frame of ours) | µs a read | share of busy | mostly in |\n|---|---:|---:|---|');
   for (const [k, us] of rows) {
     if (k === '(idle)' || us / reads < 0.1) continue;
-    const top = [...leaves.get(k)].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([leaf, u]) => `${leaf} ${(u / reads).toFixed(1)}`).join('; ');
+    const top = [...leaves.get(k)]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([leaf, u]) => `${leaf} ${(u / reads).toFixed(1)}`)
+      .join('; ');
     console.log(`| ${k} | ${(us / reads).toFixed(2)} | ${((100 * us) / busy).toFixed(1)}% | ${top} |`);
   }
 }

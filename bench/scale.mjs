@@ -70,7 +70,8 @@ export async function scale(count) {
     out.searchIndexedMs = performance.now() - t0;
     // Files are listed before they are stat'ed; a big folder says when its sizes are all read (a small one's take under a second).
     if (count >= 200_000) {
-      for (const until = performance.now() + 120_000; !/sizes of [\d,]+ files read/.test(stderr) && performance.now() < until; ) await new Promise((res) => setTimeout(res, 100));
+      for (const until = performance.now() + 120_000; !/sizes of [\d,]+ files read/.test(stderr) && performance.now() < until;)
+        await new Promise((res) => setTimeout(res, 100));
     }
     out.sizesReadMs = /sizes of [\d,]+ files read in ([\d.]+) s/.test(stderr) ? out.indexedMs + Number(RegExp.$1) * 1000 : null;
     await new Promise((r) => setTimeout(r, 1500)); // settle after indexing
@@ -121,16 +122,29 @@ export async function churn(count, seconds = 5) {
     await listener.call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'churn', version: '1' } });
     listener.notify('notifications/initialized');
     const reader = await connect(sock);
-    const uris = Array.from({ length: 1000 }, (_, i) => pathToFileURL(path.join(dir, `g${Math.floor((i * 7) / 100) % Math.max(1, Math.floor(count / 10000))}`, `f${(i * 7) % Math.max(1, Math.floor(count / 100))}`, `file-${i % 100}.txt`)).href);
+    const uris = Array.from(
+      { length: 1000 },
+      (_, i) =>
+        pathToFileURL(
+          path.join(
+            dir,
+            `g${Math.floor((i * 7) / 100) % Math.max(1, Math.floor(count / 10000))}`,
+            `f${(i * 7) % Math.max(1, Math.floor(count / 100))}`,
+            `file-${i % 100}.txt`,
+          ),
+        ).href,
+    );
     const readFor = async (ms) => {
       let n = 0;
       const until = performance.now() + ms;
-      await Promise.all(Array.from({ length: 8 }, async (_, k) => {
-        for (let i = k; performance.now() < until; i += 8) {
-          await reader.call('resources/read', { uri: uris[i % uris.length] });
-          n++;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, k) => {
+          for (let i = k; performance.now() < until; i += 8) {
+            await reader.call('resources/read', { uri: uris[i % uris.length] });
+            n++;
+          }
+        }),
+      );
       return (n * 1000) / ms;
     };
     const quiet = await readFor(3000);

@@ -19,7 +19,7 @@ const VOCABULARY = 20_000;
 /** A deterministic pseudo-random sequence (so the data and the queries are the same every run). */
 function random(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'ben', 'dor', 'fel', 'gra', 'hun', 'jat', 'kel', 'lum', 'mor', 'nix', 'pel', 'qua'];

@@ -23,7 +23,14 @@ import { WebSocket } from 'ws';
 import { webApiProtocols } from '../dist/shared/shelfApi.js';
 import { soakDocuments } from './soakDocuments.mjs';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, clients: { type: 'string', default: '50' }, 'no-hostile': { type: 'boolean', default: false }, 'no-documents': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    clients: { type: 'string', default: '50' },
+    'no-hostile': { type: 'boolean', default: false },
+    'no-documents': { type: 'boolean', default: false },
+  },
+});
 const minutes = Number(values.minutes);
 const clientCount = Number(values.clients);
 if (!(minutes > 0) || !(clientCount > 0)) throw new Error('--minutes and --clients must be positive numbers');
@@ -38,7 +45,23 @@ for (let d = 0; d < 20; d++) {
 }
 const sock = path.join(work, 's.sock');
 // SOAK_ARGS: extra serve flags, to compare (e.g. SOAK_ARGS=--no-search-index).
-const server = spawn(process.execPath, [...(process.env.SOAK_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SOAK_PROFILE] : []), CLI, 'serve', '--ui', '--no-open', '--socket', sock, '--config-dir', work, ...(process.env.SOAK_ARGS ? process.env.SOAK_ARGS.split(' ') : []), folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+const server = spawn(
+  process.execPath,
+  [
+    ...(process.env.SOAK_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SOAK_PROFILE] : []),
+    CLI,
+    'serve',
+    '--ui',
+    '--no-open',
+    '--socket',
+    sock,
+    '--config-dir',
+    work,
+    ...(process.env.SOAK_ARGS ? process.env.SOAK_ARGS.split(' ') : []),
+    folder,
+  ],
+  { stdio: ['ignore', 'ignore', 'pipe'] },
+);
 let serverErr = '';
 server.stderr.on('data', (d) => (serverErr += d));
 const uiUrl = await new Promise((resolve, reject) => {
@@ -59,7 +82,12 @@ async function apiCall(method, args = []) {
   const ws = new WebSocket(`ws://${url.host}/api`, webApiProtocols(token), { headers: { origin: `http://${url.host}` } });
   await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
   ws.send(JSON.stringify({ type: 'call', id: 1, method, args }));
-  const value = await new Promise((r) => ws.on('message', (d) => { const f = JSON.parse(String(d)); if (f.type === 'result') r(f.value); }));
+  const value = await new Promise((r) =>
+    ws.on('message', (d) => {
+      const f = JSON.parse(String(d));
+      if (f.type === 'result') r(f.value);
+    }),
+  );
   ws.close();
   return value;
 }
@@ -75,7 +103,14 @@ await apiCall('updateSettings', [{ history: { maxBytes: HISTORY_BUDGET } }]);
 async function historyMiB() {
   const dir = path.join(work, 'history');
   const names = await readdir(dir).catch(() => []);
-  const sizes = await Promise.all(names.map((n) => stat(path.join(dir, n)).then((s) => s.size, () => 0)));
+  const sizes = await Promise.all(
+    names.map((n) =>
+      stat(path.join(dir, n)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
   return sizes.reduce((a, b) => a + b, 0) / 2 ** 20;
 }
 
@@ -189,7 +224,9 @@ const ticker = (async () => {
       historyMiB: Number((await historyMiB()).toFixed(2)),
     };
     perMinute.push(row);
-    console.log(`min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB, history ${row.historyMiB}/${(HISTORY_BOUND / 2 ** 20).toFixed(2)} MiB`);
+    console.log(
+      `min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB, history ${row.historyMiB}/${(HISTORY_BOUND / 2 ** 20).toFixed(2)} MiB`,
+    );
   }
 })();
 
@@ -204,7 +241,9 @@ const hostile = values['no-hostile']
       async (s) => s.write('not json at all\n'.repeat(512)),
       async (s, first) => {
         if (first) {
-          s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `file://${path.join(folder, 'big', 'large.bin')}` } })}\n`);
+          s.write(
+            `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `file://${path.join(folder, 'big', 'large.bin')}` } })}\n`,
+          );
           s.pause(); // never reads
         }
         s.write('x\n'.repeat(512));
@@ -212,7 +251,9 @@ const hostile = values['no-hostile']
       // Queries that cost us time: a glob a backtracking matcher takes minutes over, phrase searches over every file, a pattern that backtracks elsewhere.
       async (s, first) => {
         if (first) {
-          s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'soak-queries', version: '1' } } })}\n`);
+          s.write(
+            `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'soak-queries', version: '1' } } })}\n`,
+          );
           s.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
         }
         const call = (name, args) => s.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++queryId, method: 'tools/call', params: { name, arguments: args } })}\n`);
@@ -221,8 +262,12 @@ const hostile = values['no-hostile']
         call('grep_resources', { pattern: '(\\w+\\s?)+$x|(a+)+$', ignoreCase: true, context: 3 });
       },
       async (s) => {
-        s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'i'.repeat(64 * 1024), method: 'resources/subscribe', params: { uri: `file:///${'a'.repeat(64 * 1024)}` } })}\n`);
-        s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n'.repeat(64 * 1024), version: '1' } } })}\n`);
+        s.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 'i'.repeat(64 * 1024), method: 'resources/subscribe', params: { uri: `file:///${'a'.repeat(64 * 1024)}` } })}\n`,
+        );
+        s.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n'.repeat(64 * 1024), version: '1' } } })}\n`,
+        );
       },
     ].map(async (act) => {
       while (Date.now() < end) {
@@ -256,11 +301,42 @@ const growth = warm && last ? (last.rssMiB - warm.rssMiB) / warm.rssMiB : 0;
 const ringOk = perMinute.every((r) => r.trafficMiB <= r.trafficBoundMiB);
 const historyOk = perMinute.every((r) => r.historyMiB * 2 ** 20 <= HISTORY_BOUND);
 const documentsRefused = !documents || (documents.stats.reads > 0 && documents.stats.wrong === 0);
-const verdict = { errorsZero: total.errors === 0, rssFlat: perMinute.length < 3 || growth < 0.1, ringWithinBound: ringOk, historyWithinBound: historyOk, documentsRefused };
+const verdict = {
+  errorsZero: total.errors === 0,
+  rssFlat: perMinute.length < 3 || growth < 0.1,
+  ringWithinBound: ringOk,
+  historyWithinBound: historyOk,
+  documentsRefused,
+};
 console.log('\n| minute | requests | errors | p50 ms | p99 ms | server RSS MiB | traffic log MiB | history MiB |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of perMinute) console.log(`| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} | ${r.historyMiB} / ${(HISTORY_BOUND / 2 ** 20).toFixed(2)} |`);
-console.log(`\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; hostile documents read: ${documents?.stats.reads ?? 0}, refused as too-large: ${documents?.stats.refused ?? 0}; ${JSON.stringify(verdict)}`);
+for (const r of perMinute)
+  console.log(
+    `| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} | ${r.historyMiB} / ${(HISTORY_BOUND / 2 ** 20).toFixed(2)} |`,
+  );
+console.log(
+  `\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; hostile documents read: ${documents?.stats.reads ?? 0}, refused as too-large: ${documents?.stats.refused ?? 0}; ${JSON.stringify(verdict)}`,
+);
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
-await writeFile(path.join(ROOT, 'results', 'soak-latest.json'), JSON.stringify({ date: new Date().toISOString(), minutes, clients: clientCount, hostile: !values['no-hostile'], hostileCuts, documents: documents?.stats ?? null, perMinute, total, growth, verdict, node: process.version, cpus: os.cpus().length }, null, 2));
+await writeFile(
+  path.join(ROOT, 'results', 'soak-latest.json'),
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      minutes,
+      clients: clientCount,
+      hostile: !values['no-hostile'],
+      hostileCuts,
+      documents: documents?.stats ?? null,
+      perMinute,
+      total,
+      growth,
+      verdict,
+      node: process.version,
+      cpus: os.cpus().length,
+    },
+    null,
+    2,
+  ),
+);
 process.exit(Object.values(verdict).every(Boolean) ? 0 : 1);

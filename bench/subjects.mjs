@@ -207,7 +207,9 @@ export async function startEcho({ payload = false, safeOpen = false } = {}) {
   const sock = path.join(dir, 'e.sock');
   const result = payload ? `{contents:[{uri:'file:///bench/echo.txt',mimeType:'text/plain',text:'x'.repeat(2560)}]}` : '{}';
   // With `safeOpen`, each request also opens the file it names and makes the calls a safe read makes (mcp-shelf's floor).
-  const open = safeOpen ? `const fd=fs.openSync(url.fileURLToPath(m.params.uri),fs.constants.O_RDONLY|fs.constants.O_NONBLOCK);fs.readlinkSync('/proc/self/fd/'+fd);fs.fstatSync(fd);fs.closeSync(fd);` : '';
+  const open = safeOpen
+    ? `const fd=fs.openSync(url.fileURLToPath(m.params.uri),fs.constants.O_RDONLY|fs.constants.O_NONBLOCK);fs.readlinkSync('/proc/self/fd/'+fd);fs.fstatSync(fd);fs.closeSync(fd);`
+    : '';
   const code = `const net=require('net');const fs=require('fs');const url=require('url');const r=${result};net.createServer(s=>{let b='';s.on('data',d=>{b+=d;let n;while((n=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,n));b=b.slice(n+1);${open}s.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:r})+'\\n')}})}).listen(${JSON.stringify(sock)},()=>console.log('up'))`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise((r) => proc.stdout.once('data', r));

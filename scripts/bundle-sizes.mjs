@@ -23,7 +23,8 @@ async function filesOf(dir) {
 export async function bundleSizeProblems(dir, mcpb = null) {
   const problems = [];
   for (const { rel, size } of await filesOf(dir)) {
-    if (size > MAX_FILE_BYTES) problems.push(`${rel} is ${size} bytes; a bundle file must stay under ${MAX_FILE_BYTES} (Claude Desktop fails to install bundles with larger files)`);
+    if (size > MAX_FILE_BYTES)
+      problems.push(`${rel} is ${size} bytes; a bundle file must stay under ${MAX_FILE_BYTES} (Claude Desktop fails to install bundles with larger files)`);
   }
   if (mcpb !== null) {
     const { size } = await stat(mcpb);

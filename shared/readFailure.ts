@@ -39,13 +39,29 @@ export interface ReadFailureInfo {
 export const READ_FAILURES: Record<ReadFailure, ReadFailureInfo> = {
   denied: { label: 'denied by you', explain: 'You pressed Deny in the ask prompt.', group: 'asked' },
   timeout: { label: 'no answer', explain: 'The ask prompt waited its full time and nobody answered.', group: 'asked' },
-  'no-window': { label: 'no window to ask', explain: 'The folder asks before each read and no MCP Shelf window was open, so the read was refused at once.', group: 'asked' },
+  'no-window': {
+    label: 'no window to ask',
+    explain: 'The folder asks before each read and no MCP Shelf window was open, so the read was refused at once.',
+    group: 'asked',
+  },
   disconnected: { label: 'client left', explain: 'The client disconnected while its read waited for your answer.', group: 'asked' },
   busy: { label: 'too many waiting', explain: 'Too many reads were already waiting for an answer.', group: 'asked' },
   outside: { label: 'outside folders', explain: 'The file is in no published folder (the client was told "not found").', group: 'not-published' },
-  secret: { label: 'secret file', explain: 'A secret-file rule (.env, keys, credentials) hides it in every folder (the client was told "not found").', group: 'not-published' },
-  hidden: { label: 'hidden file', explain: 'A dotfile, hidden while the folder does not show hidden files (the client was told "not found").', group: 'not-published' },
-  ignored: { label: 'ignored file', explain: 'A .gitignore or the folder’s extra patterns leave it out (the client was told "not found").', group: 'not-published' },
+  secret: {
+    label: 'secret file',
+    explain: 'A secret-file rule (.env, keys, credentials) hides it in every folder (the client was told "not found").',
+    group: 'not-published',
+  },
+  hidden: {
+    label: 'hidden file',
+    explain: 'A dotfile, hidden while the folder does not show hidden files (the client was told "not found").',
+    group: 'not-published',
+  },
+  ignored: {
+    label: 'ignored file',
+    explain: 'A .gitignore or the folder’s extra patterns leave it out (the client was told "not found").',
+    group: 'not-published',
+  },
   'folder-off': { label: 'folder off', explain: 'Its folder is turned off or missing (the client was told "not found").', group: 'not-published' },
   'not-found': { label: 'no such file', explain: 'Inside a published folder, but no such file exists.', group: 'not-published' },
   'too-large': { label: 'too large', explain: 'The file is over the read limit for one message (the read tool pages it).', group: 'file' },

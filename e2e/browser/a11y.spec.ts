@@ -36,7 +36,12 @@ async function violations(page: Page, view: string): Promise<string[]> {
     const result = await new AxeBuilder({ page }).analyze();
     for (const v of result.violations) {
       if (v.impact === 'critical' || v.impact === 'serious') {
-        found.push(`${view} (${scheme}): ${v.id} — ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
+        found.push(
+          `${view} (${scheme}): ${v.id} — ${v.help}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 4)
+            .join(', ')}`,
+        );
       }
     }
   }
@@ -90,7 +95,10 @@ test('every view has no critical or serious accessibility violation, in light an
   expect(problems).toEqual([]);
 });
 
-test('empty and no-result states, the ask prompt, a task list, a document’s text, the opened folder row and the path problem have no critical or serious violation either', async ({ page, shelf }) => {
+test('empty and no-result states, the ask prompt, a task list, a document’s text, the opened folder row and the path problem have no critical or serious violation either', async ({
+  page,
+  shelf,
+}) => {
   test.slow(); // axe runs 24 times here
   const problems: string[] = [];
   await page.goto(shelf.url);

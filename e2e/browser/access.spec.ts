@@ -24,7 +24,6 @@ test.afterEach(async () => {
   await rm(openDir, { recursive: true, force: true });
 });
 
-
 async function publish(page: Page, folder: string): Promise<void> {
   await publishByPath(page, folder);
   await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(folder) })).toContainText('Watching');
@@ -106,7 +105,10 @@ function freePort(): Promise<number> {
   });
 }
 
-test('the prompt shows who asks beyond the name it gives, takes no click in its first half second, and offers a 2026-07-28 HTTP client "Allow once" only', async ({ page, startShelf }) => {
+test('the prompt shows who asks beyond the name it gives, takes no click in its first half second, and offers a 2026-07-28 HTTP client "Allow once" only', async ({
+  page,
+  startShelf,
+}) => {
   const port = await freePort();
   const shelf = await startShelf(['--http', `127.0.0.1:${port}`, '--http-no-auth']);
   // The page's clock is ours: the half second the prompt waits passes when the test says so.

@@ -17,7 +17,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const v of (await new AxeBuilder({ page }).analyze()).violations) {
-      if (v.impact === 'critical' || v.impact === 'serious') found.push(`${scheme}: ${v.id} — ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
+      if (v.impact === 'critical' || v.impact === 'serious')
+        found.push(
+          `${scheme}: ${v.id} — ${v.help}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 4)
+            .join(', ')}`,
+        );
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -54,7 +60,13 @@ test('the Connect panel’s Doctor shows each client red or green per step, and 
 
     await cursor.getByRole('button', { name: 'Rewrite the entry' }).click();
     await expect(cursor).toContainText('works', { timeout: 30_000 });
-    for (const step of ['Connects (initialize, 2025-11-25)', 'Lists the published files', 'Reads a file', 'An image through read_resource', 'A document through read_resource']) {
+    for (const step of [
+      'Connects (initialize, 2025-11-25)',
+      'Lists the published files',
+      'Reads a file',
+      'An image through read_resource',
+      'A document through read_resource',
+    ]) {
       await expect(cursor.locator('.doctor-step.pass', { hasText: step })).toBeVisible();
     }
     await expect(cursor).toContainText('tools only');

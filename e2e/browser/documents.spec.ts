@@ -12,7 +12,15 @@ test.beforeEach(async () => {
   root = await makeTree(
     {
       'minutes.docx': await docx(['Committee minutes', 'The otter sanctuary budget was approved.']),
-      'budget.xlsx': await xlsx([{ name: 'Costs', rows: [['item', 'cost'], ['boats', 1200]] }]),
+      'budget.xlsx': await xlsx([
+        {
+          name: 'Costs',
+          rows: [
+            ['item', 'cost'],
+            ['boats', 1200],
+          ],
+        },
+      ]),
       'survey.pdf': await pdfWithText(['Survey of the northern lakes']),
     },
     'e2e-docs-',

@@ -9,7 +9,8 @@ let root: string;
 let other: string;
 test.beforeEach(async () => {
   const files: Record<string, string> = {};
-  for (let m = 0; m < 3; m++) for (let f = 0; f < 4; f++) files[`packages/pkg-07/src/components/module-0${m}/file-0${f}.ts`] = `export const x${m}${f} = ${f};\n`;
+  for (let m = 0; m < 3; m++)
+    for (let f = 0; f < 4; f++) files[`packages/pkg-07/src/components/module-0${m}/file-0${f}.ts`] = `export const x${m}${f} = ${f};\n`;
   root = await makeTree(files, 'e2e-filter-');
   other = await makeTree({ 'unrelated.txt': 'u' }, 'e2e-other-');
 });

@@ -9,7 +9,13 @@ import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 let root: string;
 
 test.beforeEach(async () => {
-  const survey = eml({ from: 'Ann Example <ann@example.com>', to: 'bob@example.com', subject: 'Heron survey', text: 'Two herons nested by the weir this spring.', attachment: { name: 'counts.pdf', bytes: Buffer.alloc(9000, 0x25) } });
+  const survey = eml({
+    from: 'Ann Example <ann@example.com>',
+    to: 'bob@example.com',
+    subject: 'Heron survey',
+    text: 'Two herons nested by the weir this spring.',
+    attachment: { name: 'counts.pdf', bytes: Buffer.alloc(9000, 0x25) },
+  });
   const reply = eml({ from: 'bob@example.com', to: 'ann@example.com', subject: 'Re: Heron survey', text: 'Good news; the kingfisher is back too.' });
   root = await makeTree(
     {

@@ -9,7 +9,10 @@ import { expect, publishByPath, SHOTS, test } from './shelfFixture.js';
 
 let root: string;
 test.beforeEach(async () => {
-  root = await makeTree({ 'src/a-rather-long-file-name-for-a-narrow-window.ts': `export const line = '${'x'.repeat(300)}';\n`, 'notes.md': '# Notes\n' }, 'e2e-layout-');
+  root = await makeTree(
+    { 'src/a-rather-long-file-name-for-a-narrow-window.ts': `export const line = '${'x'.repeat(300)}';\n`, 'notes.md': '# Notes\n' },
+    'e2e-layout-',
+  );
 });
 test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });

@@ -5,7 +5,10 @@ import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** Markdown as people write it: GFM tables, highlighted code, relative images and links, a toggle that stays usable on a long page. */
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAKUlEQVR42mNkYPhfz0AEYBxVSF+FjIyM/4lRyDiqkL4KR8NhVCF9FQIAT6sP8dYf2qIAAAAASUVORK5CYII=', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAKUlEQVR42mNkYPhfz0AEYBxVSF+FjIyM/4lRyDiqkL4KR8NhVCF9FQIAT6sP8dYf2qIAAAAASUVORK5CYII=',
+  'base64',
+);
 let root: string;
 
 test.beforeEach(async () => {

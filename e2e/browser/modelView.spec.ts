@@ -25,7 +25,9 @@ test.beforeEach(async () => {
   root = await makeTree(
     {
       'logs/server.log': `${log}\n`,
-      'photo.png': await sharp(gradient, { raw: { width: 3000, height: 2000, channels: 3 } }).png().toBuffer(),
+      'photo.png': await sharp(gradient, { raw: { width: 3000, height: 2000, channels: 3 } })
+        .png()
+        .toBuffer(),
       'report.pdf': await pdfWithText(['Quarterly report', 'Revenue grew by a tenth']),
       'firmware.bin': randomBytes(64 * 1024),
     },
@@ -40,7 +42,10 @@ async function open(page: Page, name: string): Promise<void> {
   await page.getByTestId('file-row').filter({ hasText: name }).click();
 }
 
-test('the preview shows what a model gets: a page of a log with its note and the next page, an image made fit, a PDF as text, a binary described', async ({ page, shelf }) => {
+test('the preview shows what a model gets: a page of a log with its note and the next page, an image made fit, a PDF as text, a binary described', async ({
+  page,
+  shelf,
+}) => {
   await page.goto(shelf.url);
   await publishByPath(page, root);
   await expect(page.getByTestId('folder-card')).toContainText('Watching');

@@ -14,7 +14,10 @@ let dir: string;
 let privateDir: string;
 
 test.beforeEach(async () => {
-  dir = await makeTree({ 'README.md': '# Public\n\nthe word lighthouse\n', '.env': 'SECRET=1\n', '.notes.txt': 'dot\n', 'build/out.txt': 'built\n', '.gitignore': 'build/\n' }, 'e2e-reasons-');
+  dir = await makeTree(
+    { 'README.md': '# Public\n\nthe word lighthouse\n', '.env': 'SECRET=1\n', '.notes.txt': 'dot\n', 'build/out.txt': 'built\n', '.gitignore': 'build/\n' },
+    'e2e-reasons-',
+  );
   privateDir = await makeTree({ 'diary.md': '# Private\n\nlighthouse keeper\n' }, 'e2e-private-');
 });
 test.afterEach(async () => {
@@ -40,7 +43,10 @@ const failed = (p: Promise<unknown>) =>
     (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason ?? ''}`,
   );
 
-test('History and Traffic say why each read failed (secret, hidden, ignored, outside, no such file, too large, denied by you, no answer) and filter by it', async ({ page, startShelf }) => {
+test('History and Traffic say why each read failed (secret, hidden, ignored, outside, no such file, too large, denied by you, no answer) and filter by it', async ({
+  page,
+  startShelf,
+}) => {
   const shelf = await startShelf(['--max-read-bytes', '16']);
   await page.goto(shelf.url);
   await publish(page, dir);
@@ -125,7 +131,9 @@ test('ask-before-read with no window open refuses at once, and History says "no 
   try {
     const started = Date.now();
     // The window's WebSocket may take a moment to be seen closed; a refusal must not wait for the ask's 60 s timeout.
-    await expect.poll(() => failed(client.readResource({ uri: uriOf(privateDir, 'diary.md') })), { timeout: 15_000 }).toBe(`${ErrorCodes.readNotAllowed}:no-window`);
+    await expect
+      .poll(() => failed(client.readResource({ uri: uriOf(privateDir, 'diary.md') })), { timeout: 15_000 })
+      .toBe(`${ErrorCodes.readNotAllowed}:no-window`);
     expect(Date.now() - started).toBeLessThan(20_000);
   } finally {
     await client.close();
@@ -137,7 +145,10 @@ test('ask-before-read with no window open refuses at once, and History says "no 
   await again.close();
 });
 
-test('a waiting ask reaches an owner in another tab: the title counts it and the favicon gets a dot; the owner’s own search covers ask-first folders', async ({ page, shelf }) => {
+test('a waiting ask reaches an owner in another tab: the title counts it and the favicon gets a dot; the owner’s own search covers ask-first folders', async ({
+  page,
+  shelf,
+}) => {
   await page.goto(shelf.url);
   await publish(page, privateDir);
   await askBeforeRead(page, privateDir);

@@ -26,7 +26,6 @@ test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-
 test('search file contents and documents, open a hit at its line', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publishByPath(page, root);

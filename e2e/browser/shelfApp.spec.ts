@@ -4,7 +4,13 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { getToolUiResourceUri, isToolVisibilityAppOnly, type McpUiHostCapabilities, type McpUiHostContext, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/app-bridge';
+import {
+  getToolUiResourceUri,
+  isToolVisibilityAppOnly,
+  type McpUiHostCapabilities,
+  type McpUiHostContext,
+  RESOURCE_MIME_TYPE,
+} from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { FrameLocator, Page } from '@playwright/test';
 import { Resvg } from '@resvg/resvg-js';
 
@@ -50,7 +56,14 @@ const CAPABILITIES: McpUiHostCapabilities = {
  * `ui://` resource, reads it, calls the tool, and shows the view in a
  * sandboxed frame with the call's input and result.
  */
-async function openApp(page: Page, client: Client, host: AppHost, args: Record<string, unknown>, context: McpUiHostContext = {}, layout: HostSetup['layout'] = 'fill'): Promise<FrameLocator> {
+async function openApp(
+  page: Page,
+  client: Client,
+  host: AppHost,
+  args: Record<string, unknown>,
+  context: McpUiHostContext = {},
+  layout: HostSetup['layout'] = 'fill',
+): Promise<FrameLocator> {
   const { tools } = await client.listTools();
   const browse = tools.find((t) => getToolUiResourceUri(t) !== undefined);
   if (!browse) throw new Error('no tool links a ui:// resource');
@@ -71,7 +84,14 @@ async function openApp(page: Page, client: Client, host: AppHost, args: Record<s
     toolInput: args,
     toolResult: JSON.parse(JSON.stringify(result)) as unknown,
     capabilities: CAPABILITIES,
-    context: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'], platform: 'web', containerDimensions: { width: size.width, height: size.height }, ...context },
+    context: {
+      theme: 'light',
+      displayMode: 'inline',
+      availableDisplayModes: ['inline', 'fullscreen'],
+      platform: 'web',
+      containerDimensions: { width: size.width, height: size.height },
+      ...context,
+    },
     layout,
   };
   await page.evaluate((s) => window.startHost(s as HostSetup), setup as unknown);
@@ -86,7 +106,10 @@ async function received(page: Page, n: number): Promise<Received[]> {
 
 /** The app at both sizes, light and dark, the theme set by the host (as a host does). */
 async function shootApp(page: Page, name: string): Promise<void> {
-  for (const size of [{ width: 1440, height: 900 }, { width: 800, height: 600 }]) {
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 800, height: 600 },
+  ]) {
     await page.setViewportSize(size);
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate(({ theme, size }) => window.setHostContext({ theme, containerDimensions: size }), { theme, size });
@@ -108,7 +131,11 @@ test.afterAll(async () => {
 });
 
 const PNG = Buffer.from(
-  new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="#2b55d4"/><circle cx="60" cy="40" r="24" fill="#fff"/></svg>').render().asPng(),
+  new Resvg(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="#2b55d4"/><circle cx="60" cy="40" r="24" fill="#fff"/></svg>',
+  )
+    .render()
+    .asPng(),
 );
 
 test.beforeEach(async () => {
@@ -124,7 +151,10 @@ test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-test('the app in a host: tools, filter, search, preview, pages, image, add to chat — all through the host, nothing from the network', async ({ page, startShelf }) => {
+test('the app in a host: tools, filter, search, preview, pages, image, add to chat — all through the host, nothing from the network', async ({
+  page,
+  startShelf,
+}) => {
   const shelf = await startShelf([root]);
   const client = await hostClient(shelf.socketPath);
   const requests: string[] = [];
@@ -134,8 +164,19 @@ test('the app in a host: tools, filter, search, preview, pages, image, add to ch
   try {
     // What the host shows the model: browse_shelf, not the view's own tools.
     const { tools } = await client.listTools();
-    expect(tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf']);
-    expect(tools.filter((t) => isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual(['shelf_app_list', 'shelf_app_find', 'shelf_app_search', 'shelf_app_read']);
+    expect(tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual([
+      'list_resources',
+      'read_resource',
+      'search_resources',
+      'grep_resources',
+      'browse_shelf',
+    ]);
+    expect(tools.filter((t) => isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual([
+      'shelf_app_list',
+      'shelf_app_find',
+      'shelf_app_search',
+      'shelf_app_read',
+    ]);
 
     const app = await openApp(page, client, host, {});
     const list = app.getByTestId('app-list');
@@ -158,7 +199,13 @@ test('the app in a host: tools, filter, search, preview, pages, image, add to ch
     expect(got).toHaveLength(1);
     expect(got[0]).toEqual({
       kind: 'message',
-      params: { role: 'user', content: [{ type: 'text', text: expect.stringContaining(`notes/plan.md`) }, { type: 'text', text: PLAN }] },
+      params: {
+        role: 'user',
+        content: [
+          { type: 'text', text: expect.stringContaining(`notes/plan.md`) },
+          { type: 'text', text: PLAN },
+        ],
+      },
     });
     await shootApp(page, '20-app-markdown');
 
@@ -223,7 +270,10 @@ test('the app in a host: tools, filter, search, preview, pages, image, add to ch
   }
 });
 
-test('browse_shelf with a query opens the app on its results; the app follows the host theme, its colours and its display mode', async ({ page, startShelf }) => {
+test('browse_shelf with a query opens the app on its results; the app follows the host theme, its colours and its display mode', async ({
+  page,
+  startShelf,
+}) => {
   const shelf = await startShelf([root]);
   const client = await hostClient(shelf.socketPath);
   try {
@@ -305,7 +355,10 @@ test('inline in a conversation, the app takes a height of its own within the hos
   try {
     await page.setViewportSize({ width: 1440, height: 900 });
     const app = await openApp(page, client, host, { query: 'plan' }, { containerDimensions: { width: 760, maxHeight: 700 } }, 'inline');
-    await app.getByTestId('app-list').getByRole('option', { name: /plan\.md/ }).click();
+    await app
+      .getByTestId('app-list')
+      .getByRole('option', { name: /plan\.md/ })
+      .click();
     await expect(app.getByTestId('markdown-view')).toBeVisible();
     // The host sized its frame from the view's size-changed notification.
     await expect.poll(() => page.locator('#app-frame').evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThan(540);
@@ -327,7 +380,9 @@ test('inline in a conversation, the app takes a height of its own within the hos
 test("the window's Connect panel says which clients show the app", async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await page.getByRole('tab', { name: 'Connect a client' }).click();
-  await expect(page.getByTestId('app-note')).toContainText('Claude Desktop, claude.ai, VS Code, Cursor, ChatGPT and Goose show MCP Shelf as an app inside the conversation');
+  await expect(page.getByTestId('app-note')).toContainText(
+    'Claude Desktop, claude.ai, VS Code, Cursor, ChatGPT and Goose show MCP Shelf as an app inside the conversation',
+  );
   await expect(page.getByTestId('snippet-claude-desktop')).toContainText('shows the app');
   await expect(page.getByTestId('snippet-cursor')).toContainText('shows the app');
   await expect(page.getByTestId('snippet-claude-code')).not.toContainText('shows the app');
@@ -342,14 +397,23 @@ async function appViolations(page: Page, view: string): Promise<string[]> {
     await page.waitForTimeout(200);
     const result = await new AxeBuilder({ page }).analyze();
     for (const v of result.violations) {
-      if (v.impact === 'critical' || v.impact === 'serious') found.push(`${view} (${theme}): ${v.id} — ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
+      if (v.impact === 'critical' || v.impact === 'serious')
+        found.push(
+          `${view} (${theme}): ${v.id} — ${v.help}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 4)
+            .join(', ')}`,
+        );
     }
   }
   await page.evaluate(() => window.setHostContext({ theme: 'light' }));
   return found;
 }
 
-test('the app is keyboard usable and has no critical or serious accessibility violation, light and dark; narrow, list and preview take turns', async ({ page, startShelf }) => {
+test('the app is keyboard usable and has no critical or serious accessibility violation, light and dark; narrow, list and preview take turns', async ({
+  page,
+  startShelf,
+}) => {
   const shelf = await startShelf([root]);
   const client = await hostClient(shelf.socketPath);
   const problems: string[] = [];
@@ -371,7 +435,10 @@ test('the app is keyboard usable and has no critical or serious accessibility vi
     problems.push(...(await appViolations(page, 'code')));
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.evaluate(() => window.received.length)).toBe(1);
-    expect(await page.evaluate(() => window.received[0])).toMatchObject({ kind: 'message', params: { content: [{ type: 'text' }, { type: 'text', text: MAIN_TS }] } });
+    expect(await page.evaluate(() => window.received[0])).toMatchObject({
+      kind: 'message',
+      params: { content: [{ type: 'text' }, { type: 'text', text: MAIN_TS }] },
+    });
     await app.getByRole('button', { name: 'Text', exact: true }).click();
     await app.getByLabel('Search file text').fill('milk');
     await expect(list.getByRole('option', { name: /todo\.txt/ })).toBeVisible();

@@ -1,4 +1,4 @@
-import { type ChildProcess,spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +24,10 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
     await use(async (args = [], env = {}) => {
       const home = await mkdtemp(path.join(os.tmpdir(), 'e2e-'));
       const socketPath = path.join(home, 's.sock');
-      const proc = spawn(process.execPath, [CLI, 'serve', '--ui', '--no-open', '--socket', socketPath, '--config-dir', home, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+      const proc = spawn(process.execPath, [CLI, 'serve', '--ui', '--no-open', '--socket', socketPath, '--config-dir', home, ...args], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, ...env },
+      });
       let err = '';
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`serve --ui did not start:\n${err}`)), 60_000); // a deadline for failure only
@@ -44,7 +47,11 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
     });
     // A failed test carries what the shelf printed (and whether it was still running).
     if (testInfo.status !== testInfo.expectedStatus) {
-      for (const s of started) await testInfo.attach('shelf stderr', { body: `${s.log()}\n[exit code: ${s.proc.exitCode ?? 'still running'}, signal: ${s.proc.signalCode ?? '-'}]`, contentType: 'text/plain' });
+      for (const s of started)
+        await testInfo.attach('shelf stderr', {
+          body: `${s.log()}\n[exit code: ${s.proc.exitCode ?? 'still running'}, signal: ${s.proc.signalCode ?? '-'}]`,
+          contentType: 'text/plain',
+        });
     }
     for (const s of started) {
       s.proc.kill('SIGTERM');
@@ -100,10 +107,13 @@ export async function shoot(page: Page, name: string, { frozenClock = false } = 
       await page.emulateMedia({ colorScheme: scheme });
       // Laid out at this size: two frames, or 250 ms where the page gets no frames (an evaluate has no timeout of its own).
       if (!frozenClock) {
-        await page.evaluate(() => new Promise((r) => {
-          setTimeout(r, 250);
-          requestAnimationFrame(() => requestAnimationFrame(r));
-        }));
+        await page.evaluate(
+          () =>
+            new Promise((r) => {
+              setTimeout(r, 250);
+              requestAnimationFrame(() => requestAnimationFrame(r));
+            }),
+        );
       }
       await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${scheme}.png`) });
     }

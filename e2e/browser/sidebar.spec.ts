@@ -10,7 +10,11 @@ const roots: string[] = [];
 
 test.beforeEach(async () => {
   const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`notes/note-${String(i).padStart(2, '0')}.md`, `# Note ${i}\n`]));
-  roots.push(await makeTree(many, 'e2e-side-a-'), await makeTree({ 'one.txt': '1' }, 'e2e-side-b-'), await makeTree({ 'x.txt': 'x', 'y.txt': 'y' }, 'e2e-side-c-'));
+  roots.push(
+    await makeTree(many, 'e2e-side-a-'),
+    await makeTree({ 'one.txt': '1' }, 'e2e-side-b-'),
+    await makeTree({ 'x.txt': 'x', 'y.txt': 'y' }, 'e2e-side-c-'),
+  );
 });
 test.afterEach(async () => {
   for (const r of roots.splice(0)) await rm(r, { recursive: true, force: true });
@@ -31,7 +35,12 @@ test('three folders take three short rows; the tree gets the height; options ope
   expect((await tree.boundingBox())?.height ?? 0).toBeGreaterThan(450);
 
   // Counts: one file is "1 file"; the top bar says what the rows say.
-  await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(roots[1] as string) }).getByTestId('folder-count')).toHaveText('1 file · 1 B');
+  await expect(
+    page
+      .getByTestId('folder-card')
+      .filter({ hasText: path.basename(roots[1] as string) })
+      .getByTestId('folder-count'),
+  ).toHaveText('1 file · 1 B');
   await expect(page.getByTestId('topbar-status')).toContainText('Serving 43 files');
 
   // Options: a dialog over the window, its Apply and Cancel on screen even at 800×600.
@@ -61,7 +70,10 @@ test('three folders take three short rows; the tree gets the height; options ope
   await expect(page.getByRole('button', { name: `Remove ${path.basename(roots[2] as string)}` })).toBeVisible();
 });
 
-test('the path field says what is wrong at the field: a relative path is refused (not taken from the server’s folder), no "Publishing…" notice covers the tree', async ({ page, shelf }) => {
+test('the path field says what is wrong at the field: a relative path is refused (not taken from the server’s folder), no "Publishing…" notice covers the tree', async ({
+  page,
+  shelf,
+}) => {
   await page.goto(shelf.url);
   await publishByPath(page, 'notes');
   await expect(page.getByTestId('path-problem')).toHaveText('Not a full path: give one that starts with / or ~ (your home folder).');

@@ -17,7 +17,10 @@ test.afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-test('a credentials folder and a link around a published folder are refused, saying why; a saved one shows the reason on its card', async ({ page, startShelf }) => {
+test('a credentials folder and a link around a published folder are refused, saying why; a saved one shows the reason on its card', async ({
+  page,
+  startShelf,
+}) => {
   const config = await mkdtemp(path.join(os.tmpdir(), 'e2e-trust-config-'));
   await writeFile(path.join(config, 'settings.json'), JSON.stringify({ folders: [{ path: path.join(home, '.ssh') }] }));
   try {

@@ -16,14 +16,18 @@ const PNG = Buffer.from(
 let root: string;
 
 test.beforeEach(async () => {
-  root = await makeTree({
-    'src/server.ts': "import { createServer } from 'node:http';\n\nexport function start(port = 8080): void {\n  createServer().listen(port);\n}\n\n/* Started by the command line: the port comes from the settings, and the host is always 127.0.0.1, so nothing outside this machine can reach it whatever the firewall says. */\n",
-    'docs/README.md': '# Notes\n\nPublished with **MCP Shelf**.\n',
-    'assets/logo.png': PNG,
-    'assets/data.bin': Buffer.from([0, 1, 2, 3, 0xde, 0xad, 0xbe, 0xef, 0x41, 0x42]),
-    'big.log': 'x'.repeat(9000),
-    'package.json': '{"name":"demo","version":"1.0.0"}',
-  }, 'e2e-folder-');
+  root = await makeTree(
+    {
+      'src/server.ts':
+        "import { createServer } from 'node:http';\n\nexport function start(port = 8080): void {\n  createServer().listen(port);\n}\n\n/* Started by the command line: the port comes from the settings, and the host is always 127.0.0.1, so nothing outside this machine can reach it whatever the firewall says. */\n",
+      'docs/README.md': '# Notes\n\nPublished with **MCP Shelf**.\n',
+      'assets/logo.png': PNG,
+      'assets/data.bin': Buffer.from([0, 1, 2, 3, 0xde, 0xad, 0xbe, 0xef, 0x41, 0x42]),
+      'big.log': 'x'.repeat(9000),
+      'package.json': '{"name":"demo","version":"1.0.0"}',
+    },
+    'e2e-folder-',
+  );
 });
 
 test.afterEach(async () => {
@@ -208,7 +212,11 @@ test('removing a folder takes it out of the tree and out of the client’s list'
     try {
       expect((await client.listResources()).resources).toHaveLength(7);
       // Remove is in the folder's row, opened.
-      await page.getByTestId('folder-card').filter({ hasText: path.basename(root) }).getByTestId('folder-disclosure').click();
+      await page
+        .getByTestId('folder-card')
+        .filter({ hasText: path.basename(root) })
+        .getByTestId('folder-disclosure')
+        .click();
       await page.getByRole('button', { name: `Remove ${path.basename(root)}` }).click();
       // A second click confirms; Cancel keeps it.
       const confirm = page.getByRole('group', { name: `Confirm removing ${path.basename(root)}` });

@@ -14,7 +14,7 @@ import { SocketInUseError } from '../core/transport/socketServer.js';
 import { VERSION } from '../core/version.js';
 import { connectCommand } from './connectCommand.js';
 import { doctorCommand } from './doctorCommand.js';
-import { CLI_PATH, type HeadlessOptions, type HeadlessShelf,startHeadless, UsageError } from './headless.js';
+import { CLI_PATH, type HeadlessOptions, type HeadlessShelf, startHeadless, UsageError } from './headless.js';
 import { openBrowser } from './openBrowser.js';
 
 /**
@@ -72,7 +72,6 @@ Options:
   --config-dir DIR       settings folder (default: ${defaultSettingsDir()})
   -h, --help             show this help
 `;
-
 
 const SETUP_CLIENTS = ['claude-desktop', 'claude-code', 'vscode', 'vscode-workspace', 'cursor', 'cursor-project', 'windsurf', 'gemini-cli'] as const;
 
@@ -214,7 +213,9 @@ async function serve(args: string[]): Promise<void> {
   }
   const files = folders.reduce((n, f) => n + f.fileCount, 0);
   const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
-  log(`MCP Shelf ${VERSION}: ${count(folders.length, 'folder')}, ${count(files, 'file')} published${folders.length === 0 ? ' (add folders in the window)' : ''}`);
+  log(
+    `MCP Shelf ${VERSION}: ${count(folders.length, 'folder')}, ${count(files, 'file')} published${folders.length === 0 ? ' (add folders in the window)' : ''}`,
+  );
   for (const f of folders) log(`  ${f.path} (${f.error ?? `${count(f.fileCount, 'file')}, indexed in ${f.indexMs ?? '?'} ms`})`);
   const socketPath = shelf.service.socketPath;
   log(`connect a stdio client with: ${process.execPath} ${CLI_PATH} connect --socket ${socketPath}`);
@@ -225,13 +226,14 @@ async function serve(args: string[]): Promise<void> {
   }
   if (shelf.web) {
     log(`window: ${shelf.web.url}`);
-    const notTried = values['no-open'] ? '--no-open' : openBrowser(shelf.web.url, (reason) => log(`could not open a browser (${reason}); open the address above`));
+    const notTried = values['no-open']
+      ? '--no-open'
+      : openBrowser(shelf.web.url, (reason) => log(`could not open a browser (${reason}); open the address above`));
     log(notTried === null ? 'opening it in your browser' : `open the address above in your browser (not opened: ${notTried})`);
   }
   // Last, so whoever waits for this line finds everything above already printed.
   log(`listening on ${socketPath}`);
   if (pendingSignal) stop(pendingSignal);
-
 }
 
 async function config(args: string[]): Promise<void> {
@@ -256,7 +258,8 @@ ${result.snippet}
   }
   if (values.print) {
     process.stdout.write(result.content);
-    process.stderr.write(`mcp-shelf: ${result.file} would be ${result.action === 'unchanged' ? 'left unchanged' : result.action === 'added' ? 'given the mcp-shelf entry' : 'updated'} (nothing written)
+    process.stderr
+      .write(`mcp-shelf: ${result.file} would be ${result.action === 'unchanged' ? 'left unchanged' : result.action === 'added' ? 'given the mcp-shelf entry' : 'updated'} (nothing written)
 `);
     return;
   }

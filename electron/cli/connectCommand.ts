@@ -42,7 +42,11 @@ export async function connectCommand(args: string[]): Promise<void> {
   }
   const socketPath = values.socket ?? defaultSocketPath();
   // Client configs name the socket even when it is the default one; the default's folder is held to the server's own rule.
-  const code = await runBridge(socketPath, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, { isDefault: socketPath === defaultSocketPath() });
+  const code = await runBridge(
+    socketPath,
+    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    { isDefault: socketPath === defaultSocketPath() },
+  );
   // Stdin may still hold the event loop open after the socket closed.
   setImmediate(() => process.exit(code));
 }

@@ -7,7 +7,12 @@ import { spawn } from 'node:child_process';
  * failure to start the opener is reported through `onError`. Nothing waits
  * for the browser.
  */
-export function openBrowser(url: string, onError: (reason: string) => void, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | null {
+export function openBrowser(
+  url: string,
+  onError: (reason: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
   const browser = env.BROWSER?.trim();
   if (browser === 'none') return 'BROWSER=none';
   let command: string;

@@ -9,11 +9,7 @@ import type { ShelfService } from '../core/service/shelfService.js';
  * call must come from the app's own main frame; arguments are validated by
  * the service (folder paths are re-checked there: exists, is a directory).
  */
-export function registerIpc(
-  ipcMain: IpcMain,
-  service: ShelfService,
-  isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
-): () => void {
+export function registerIpc(ipcMain: IpcMain, service: ShelfService, isTrustedSender: (event: IpcMainInvokeEvent) => boolean): () => void {
   for (const method of SHELF_METHODS) {
     ipcMain.handle(ipcChannel(method), (event, ...args: unknown[]) => {
       if (!isTrustedSender(event)) throw new Error('Refused: not the MCP Shelf window');

@@ -70,7 +70,6 @@ async function askToPublish(paths: string[]): Promise<void> {
   await addFolders(paths);
 }
 
-
 async function pickFolders(): Promise<string[] | null> {
   const options = { title: 'Publish folders', properties: ['openDirectory', 'multiSelections'] as Array<'openDirectory' | 'multiSelections'> };
   const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);

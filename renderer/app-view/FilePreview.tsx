@@ -73,7 +73,8 @@ export function FilePreview({
     setLoad({ state: 'loading' });
     calls.read(target).then(
       (r) => current && setLoad({ state: 'done', view: fileView(r) }),
-      (err: unknown) => current && setLoad({ state: 'done', view: { kind: 'error', code: null, message: err instanceof Error ? err.message : String(err), reason: null } }),
+      (err: unknown) =>
+        current && setLoad({ state: 'done', view: { kind: 'error', code: null, message: err instanceof Error ? err.message : String(err), reason: null } }),
     );
     return () => {
       current = false;
@@ -96,7 +97,8 @@ export function FilePreview({
     let current = true;
     calls.read(target, rangeKey).then(
       (r) => current && setRanged({ key: rangeKey, view: fileView(r) }),
-      (err: unknown) => current && setRanged({ key: rangeKey, view: { kind: 'error', code: null, message: err instanceof Error ? err.message : String(err), reason: null } }),
+      (err: unknown) =>
+        current && setRanged({ key: rangeKey, view: { kind: 'error', code: null, message: err instanceof Error ? err.message : String(err), reason: null } }),
     );
     return () => {
       current = false;
@@ -118,7 +120,13 @@ export function FilePreview({
       read: async (uri: string): Promise<ReadPreview> => {
         const v = fileView(await calls.read(uri));
         if (v.kind === 'image') return { ok: true, result: { contents: [{ uri, mimeType: v.mimeType, blob: v.data }] }, size: 0, kind: 'blob' };
-        if (v.kind === 'text') return { ok: true, result: { contents: [{ uri, mimeType: /\.svg$/i.test(uri) ? 'image/svg+xml' : 'text/plain', text: v.text }] }, size: v.text.length, kind: 'text' };
+        if (v.kind === 'text')
+          return {
+            ok: true,
+            result: { contents: [{ uri, mimeType: /\.svg$/i.test(uri) ? 'image/svg+xml' : 'text/plain', text: v.text }] },
+            size: v.text.length,
+            kind: 'text',
+          };
         return { ok: false, error: { code: v.kind === 'error' ? (v.code ?? -32603) : -32603, message: v.kind === 'error' ? v.message : 'Not an image' } };
       },
       open: onOpenUri,
@@ -194,7 +202,9 @@ export function FilePreview({
                   type="button"
                   className={`btn ${mode === primary ? 'btn-primary' : ''}`}
                   disabled={reason !== null || busy !== null}
-                  title={reason ?? (mode === 'message' ? 'Sends it to the conversation as your message (Ctrl+Enter)' : 'The model gets it with your next message')}
+                  title={
+                    reason ?? (mode === 'message' ? 'Sends it to the conversation as your message (Ctrl+Enter)' : 'The model gets it with your next message')
+                  }
                   onClick={() => void add(mode)}
                   data-testid={mode === 'message' ? 'add-to-chat' : 'add-as-context'}
                 >
@@ -206,9 +216,19 @@ export function FilePreview({
         {chosen && (
           <div className="app-range" data-testid="page-range">
             <span className="small">{name}s</span>
-            <RangeInput label={`First ${name.toLowerCase()}`} value={chosen.from} max={partCount} onChange={(from) => setRange({ from, to: Math.max(from, chosen.to) })} />
+            <RangeInput
+              label={`First ${name.toLowerCase()}`}
+              value={chosen.from}
+              max={partCount}
+              onChange={(from) => setRange({ from, to: Math.max(from, chosen.to) })}
+            />
             <span aria-hidden="true">–</span>
-            <RangeInput label={`Last ${name.toLowerCase()}`} value={chosen.to} max={partCount} onChange={(to) => setRange({ from: Math.min(chosen.from, to), to })} />
+            <RangeInput
+              label={`Last ${name.toLowerCase()}`}
+              value={chosen.to}
+              max={partCount}
+              onChange={(to) => setRange({ from: Math.min(chosen.from, to), to })}
+            />
             <span className="small muted">of {partCount}</span>
             {!wholeRange && (
               <button type="button" className="btn btn-small btn-ghost" onClick={() => setRange(null)}>
@@ -218,8 +238,18 @@ export function FilePreview({
           </div>
         )}
       </header>
-      {shownView && shownView.kind !== 'error' && shownView.notes.map((n, i) => <p key={i} className="note">{n}</p>)}
-      {handoff?.cut && <p className="note">Adds the first {MAX_HANDOFF_CHARS.toLocaleString()} characters of {(shownView?.kind === 'text' ? shownView.text.length : 0).toLocaleString()}.</p>}
+      {shownView &&
+        shownView.kind !== 'error' &&
+        shownView.notes.map((n, i) => (
+          <p key={i} className="note">
+            {n}
+          </p>
+        ))}
+      {handoff?.cut && (
+        <p className="note">
+          Adds the first {MAX_HANDOFF_CHARS.toLocaleString()} characters of {(shownView?.kind === 'text' ? shownView.text.length : 0).toLocaleString()}.
+        </p>
+      )}
       <div className="preview-body">
         {load.state === 'loading' && (
           <p className="empty-small" role="status">
@@ -260,9 +290,18 @@ export function FilePreview({
           (isSvg ? (
             <ImageView src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(shownView.text)}`} name={file.name} />
           ) : isMarkdown ? (
-            <MarkdownPane text={shownView.text} context={markdown} startInSource={false} {...(focus ? { focusLine: focus.line, ...(focus.term ? { focusTerm: focus.term } : {}) } : {})} />
+            <MarkdownPane
+              text={shownView.text}
+              context={markdown}
+              startInSource={false}
+              {...(focus ? { focusLine: focus.line, ...(focus.term ? { focusTerm: focus.term } : {}) } : {})}
+            />
           ) : (
-            <CodeView text={shownView.text} language={file.textUri ? null : language} {...(focus && !chosen ? { focusLine: focus.line, ...(focus.term ? { focusTerm: focus.term } : {}) } : {})} />
+            <CodeView
+              text={shownView.text}
+              language={file.textUri ? null : language}
+              {...(focus && !chosen ? { focusLine: focus.line, ...(focus.term ? { focusTerm: focus.term } : {}) } : {})}
+            />
           ))}
       </div>
     </section>

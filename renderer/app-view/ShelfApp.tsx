@@ -89,14 +89,16 @@ export function ShelfApp({ link }: { link: HostLink }) {
     setFound((f) => (f?.key === key ? { ...f, busy: true } : { key, busy: true }));
     const timer = setTimeout(
       () => {
-        const run = mode === 'names' ? calls.find(q, scope ?? undefined).then((names) => ({ names })) : calls.search(q, scope ?? undefined).then((text) => ({ text }));
+        const run =
+          mode === 'names' ? calls.find(q, scope ?? undefined).then((names) => ({ names })) : calls.search(q, scope ?? undefined).then((text) => ({ text }));
         run.then(
           (r) => {
             if (!current) return;
             setFound((f) => ({ ...(f?.key === key ? f : { key }), ...r, busy: false, error: undefined }));
             if ('text' in r && r.text.indexing) again = setTimeout(() => setRetry((n) => n + 1), INDEXING_RETRY_MS);
           },
-          (err: unknown) => current && setFound((f) => ({ ...(f?.key === key ? f : { key }), busy: false, error: err instanceof Error ? err.message : String(err) })),
+          (err: unknown) =>
+            current && setFound((f) => ({ ...(f?.key === key ? f : { key }), busy: false, error: err instanceof Error ? err.message : String(err) })),
         );
       },
       mode === 'names' ? 150 : 250,
@@ -114,7 +116,15 @@ export function ShelfApp({ link }: { link: HostLink }) {
     if (!q) return tree.rowsFor(scope);
     const answer = found?.key === key ? found : null;
     if (mode === 'names') return (answer?.names?.matches ?? []).map((f) => ({ type: 'file', key: `${f.folder}\u0000${f.path}`, level: 1, file: f }));
-    return (answer?.text?.hits ?? []).map((h) => ({ type: 'hit', key: `${h.folder}\u0000${h.path}`, level: 1, file: h, line: h.line, snippet: h.snippet, where: `${folderName(h.folder)}/${h.path.slice(0, -h.name.length).replace(/\/$/, '')}` }));
+    return (answer?.text?.hits ?? []).map((h) => ({
+      type: 'hit',
+      key: `${h.folder}\u0000${h.path}`,
+      level: 1,
+      file: h,
+      line: h.line,
+      snippet: h.snippet,
+      where: `${folderName(h.folder)}/${h.path.slice(0, -h.name.length).replace(/\/$/, '')}`,
+    }));
   }, [q, tree, scope, found, key, mode, folderName]);
 
   const answer = q && found?.key === key ? found : null;
@@ -151,7 +161,10 @@ export function ShelfApp({ link }: { link: HostLink }) {
         } else {
           const next = [...context.filter((c) => c.label !== handoff.label), handoff];
           const chars = next.reduce((n, c) => n + c.chars, 0);
-          if (chars > MAX_HANDOFF_CHARS) throw new Error(`The chat's context would hold ${chars.toLocaleString()} characters, over ${MAX_HANDOFF_CHARS.toLocaleString()}: remove a file first.`);
+          if (chars > MAX_HANDOFF_CHARS)
+            throw new Error(
+              `The chat's context would hold ${chars.toLocaleString()} characters, over ${MAX_HANDOFF_CHARS.toLocaleString()}: remove a file first.`,
+            );
           await sendContext(next);
           setStatus({ text: `${handoff.label} is in the chat's context: the model gets it with your next message.` });
         }
@@ -215,7 +228,9 @@ export function ShelfApp({ link }: { link: HostLink }) {
     return (
       <main className="app-shell app-message">
         <p role="alert">
-          {host.status === 'failed' ? `MCP Shelf could not connect to this chat: ${host.error}` : 'This chat does not let apps reach their server, so MCP Shelf cannot show your files here. Ask for them in the conversation instead.'}
+          {host.status === 'failed'
+            ? `MCP Shelf could not connect to this chat: ${host.error}`
+            : 'This chat does not let apps reach their server, so MCP Shelf cannot show your files here. Ask for them in the conversation instead.'}
         </p>
       </main>
     );
@@ -262,7 +277,13 @@ export function ShelfApp({ link }: { link: HostLink }) {
           ↻
         </button>
         {fullscreenOk && (
-          <button type="button" className="btn btn-small btn-ghost" onClick={() => void link.displayMode(isFullscreen ? 'inline' : 'fullscreen').catch(fail)} aria-pressed={isFullscreen} title={isFullscreen ? 'Back into the chat' : 'Full screen'}>
+          <button
+            type="button"
+            className="btn btn-small btn-ghost"
+            onClick={() => void link.displayMode(isFullscreen ? 'inline' : 'fullscreen').catch(fail)}
+            aria-pressed={isFullscreen}
+            title={isFullscreen ? 'Back into the chat' : 'Full screen'}
+          >
             {isFullscreen ? 'Exit full screen' : 'Full screen'}
           </button>
         )}
@@ -282,8 +303,18 @@ export function ShelfApp({ link }: { link: HostLink }) {
               selectedUri={open?.file.uri ?? null}
               words={words}
               listRef={listRef}
-              empty={host.status === 'connecting' || !tree.folders ? 'Connecting…' : q ? (answer?.busy ? '' : `No file matches “${q}”.`) : 'MCP Shelf publishes no folders yet: add some in the MCP Shelf window.'}
-              onOpen={(file, at) => setOpen({ file, ...(at ? { focus: { line: at.line, ...(mode === 'text' ? { term: q.split(/\s+/)[0]?.replace(/["*]/g, '') } : {}) } } : {}) })}
+              empty={
+                host.status === 'connecting' || !tree.folders
+                  ? 'Connecting…'
+                  : q
+                    ? answer?.busy
+                      ? ''
+                      : `No file matches “${q}”.`
+                    : 'MCP Shelf publishes no folders yet: add some in the MCP Shelf window.'
+              }
+              onOpen={(file, at) =>
+                setOpen({ file, ...(at ? { focus: { line: at.line, ...(mode === 'text' ? { term: q.split(/\s+/)[0]?.replace(/["*]/g, '') } : {}) } } : {}) })
+              }
               onToggle={tree.toggle}
               onMore={(folder, dir) => void tree.load(folder, dir, true)}
             />
@@ -324,7 +355,12 @@ export function ShelfApp({ link }: { link: HostLink }) {
             {context.map((c) => (
               <span key={c.label} className="chip">
                 {c.label}
-                <button type="button" className="chip-x" aria-label={`Remove ${c.label} from the context`} onClick={() => void sendContext(context.filter((x) => x !== c)).catch(fail)}>
+                <button
+                  type="button"
+                  className="chip-x"
+                  aria-label={`Remove ${c.label} from the context`}
+                  onClick={() => void sendContext(context.filter((x) => x !== c)).catch(fail)}
+                >
                   ×
                 </button>
               </span>

@@ -68,11 +68,24 @@ export function handoffFor({ file, folderName, view, range }: HandoffInput): Han
   if (view.kind === 'error') return null;
   const where = `${folderName}/${file.path}`;
   const part = range?.name.toLowerCase() ?? '';
-  const rangeText = !range || (range.from === 1 && range.to === range.of) ? '' : range.from === range.to ? `, ${part} ${range.from} of ${range.of}` : `, ${part}s ${range.from}–${range.to} of ${range.of}`;
+  const rangeText =
+    !range || (range.from === 1 && range.to === range.of)
+      ? ''
+      : range.from === range.to
+        ? `, ${part} ${range.from} of ${range.of}`
+        : `, ${part}s ${range.from}–${range.to} of ${range.of}`;
   const label = `${file.name}${rangeText}`;
   const notes = view.notes.length ? `\n${view.notes.join('\n')}` : '';
   if (view.kind === 'image') {
-    return { content: [{ type: 'text', text: `From MCP Shelf: ${where} (${file.uri})${notes}` }, { type: 'image', data: view.data, mimeType: view.mimeType }], label, chars: 0, cut: false };
+    return {
+      content: [
+        { type: 'text', text: `From MCP Shelf: ${where} (${file.uri})${notes}` },
+        { type: 'image', data: view.data, mimeType: view.mimeType },
+      ],
+      label,
+      chars: 0,
+      cut: false,
+    };
   }
   if (view.kind === 'binary') {
     const size = view.bytes ?? file.size;
@@ -82,7 +95,17 @@ export function handoffFor({ file, folderName, view, range }: HandoffInput): Han
   const full = view.text;
   const cut = full.length > MAX_HANDOFF_CHARS;
   const text = cut ? full.slice(0, MAX_HANDOFF_CHARS) : full;
-  const cutNote = cut ? `\nOnly the first ${MAX_HANDOFF_CHARS.toLocaleString('en')} of ${full.length.toLocaleString('en')} characters follow; read_resource gives the rest.` : '';
+  const cutNote = cut
+    ? `\nOnly the first ${MAX_HANDOFF_CHARS.toLocaleString('en')} of ${full.length.toLocaleString('en')} characters follow; read_resource gives the rest.`
+    : '';
   const head = `From MCP Shelf: ${where}${rangeText} (${file.textUri ?? file.uri}). Its text follows in the next block, exactly.${notes}${cutNote}`;
-  return { content: [{ type: 'text', text: head }, { type: 'text', text }], label, chars: text.length, cut };
+  return {
+    content: [
+      { type: 'text', text: head },
+      { type: 'text', text },
+    ],
+    label,
+    chars: text.length,
+    cut,
+  };
 }

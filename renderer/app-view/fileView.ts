@@ -33,7 +33,13 @@ export function fileView(result: CallToolResult): FileView {
   const notes = rest.flatMap((c) => (c.type === 'text' ? [c.text] : []));
   // Where the read stopped, what it was (the read tool's _meta, never shown to a model).
   const meta = (result._meta?.['dev.mcpshelf/read'] ?? {}) as { described?: boolean; mimeType?: string; size?: number; document?: DocumentParts };
-  if (meta.described) return { kind: 'binary', mimeType: meta.mimeType ?? 'application/octet-stream', bytes: meta.size ?? null, notes: first?.type === 'text' ? [first.text, ...notes] : notes };
+  if (meta.described)
+    return {
+      kind: 'binary',
+      mimeType: meta.mimeType ?? 'application/octet-stream',
+      bytes: meta.size ?? null,
+      notes: first?.type === 'text' ? [first.text, ...notes] : notes,
+    };
   if (!first) return { kind: 'text', text: '', notes };
   switch (first.type) {
     case 'text':
@@ -49,7 +55,12 @@ export function fileView(result: CallToolResult): FileView {
       return { kind: 'binary', mimeType: mime, bytes: Math.floor((r.blob.length * 3) / 4), notes };
     }
     default:
-      return { kind: 'binary', mimeType: 'application/octet-stream', bytes: null, notes: [...notes, first.type === 'resource_link' ? `Linked: ${first.uri}` : ''].filter(Boolean) };
+      return {
+        kind: 'binary',
+        mimeType: 'application/octet-stream',
+        bytes: null,
+        notes: [...notes, first.type === 'resource_link' ? `Linked: ${first.uri}` : ''].filter(Boolean),
+      };
   }
 }
 
@@ -68,7 +79,8 @@ export function errorAdvice(view: Extract<FileView, { kind: 'error' }>): string 
     }
   }
   if (view.code === ErrorCodes.resourceTooLarge) return 'The file is larger than the read limit set in MCP Shelf (Settings).';
-  if (view.code === ErrorCodes.documentTextUnavailable) return 'MCP Shelf could not get this document\'s text (a scan without a text layer, encrypted or damaged).';
+  if (view.code === ErrorCodes.documentTextUnavailable)
+    return "MCP Shelf could not get this document's text (a scan without a text layer, encrypted or damaged).";
   if (view.code === ErrorCodes.resourceNotFound) return 'The file is no longer published (moved, deleted or hidden).';
   return 'MCP Shelf could not read this file.';
 }

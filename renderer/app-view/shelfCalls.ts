@@ -16,7 +16,11 @@ export class ToolFailure extends Error {
   static of(result: CallToolResult): ToolFailure {
     const error = (result.structuredContent as { error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined)?.error;
     const text = result.content.find((c) => c.type === 'text')?.text;
-    return new ToolFailure(typeof error?.message === 'string' ? error.message : (text ?? 'The tool failed'), typeof error?.code === 'number' ? error.code : null, error?.data);
+    return new ToolFailure(
+      typeof error?.message === 'string' ? error.message : (text ?? 'The tool failed'),
+      typeof error?.code === 'number' ? error.code : null,
+      error?.data,
+    );
   }
 }
 

@@ -139,7 +139,13 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   return (
     <div className="app" {...drop.handlers}>
       <header className="topbar">
-        <button type="button" className="btn btn-ghost btn-small sidebar-toggle" onClick={toggleSidebar} aria-label="Show or hide the sidebar" title="Show or hide the sidebar (Ctrl+B)">
+        <button
+          type="button"
+          className="btn btn-ghost btn-small sidebar-toggle"
+          onClick={toggleSidebar}
+          aria-label="Show or hide the sidebar"
+          title="Show or hide the sidebar (Ctrl+B)"
+        >
           <span className="sidebar-toggle-icon" aria-hidden="true" />
         </button>
         <div className="brand">
@@ -176,146 +182,148 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
       {connection === 'locked' ? (
         // Without a key that works (none, or an old one after a restart) nothing can load or change: the window says how to get in.
         <main className="main">
-      <div className="empty-state" data-testid="locked-state">
-        <div className="drop-target">
-          <h2 className="empty-title">Open MCP Shelf from its address</h2>
-          <p>
-            This tab has no key to the shelf. <code>mcp-shelf serve --ui</code> printed an address ending in <code>#token=…</code>: open that one. After a
-            restart the shelf prints a new address, and the old one no longer opens it.
-          </p>
-        </div>
-      </div>
+          <div className="empty-state" data-testid="locked-state">
+            <div className="drop-target">
+              <h2 className="empty-title">Open MCP Shelf from its address</h2>
+              <p>
+                This tab has no key to the shelf. <code>mcp-shelf serve --ui</code> printed an address ending in <code>#token=…</code>: open that one. After a
+                restart the shelf prints a new address, and the old one no longer opens it.
+              </p>
+            </div>
+          </div>
         </main>
       ) : (
-      <Group className="layout" orientation="horizontal" {...savedLayout}>
-        <Panel id="sidebar" className="sidebar-panel" defaultSize="30" minSize={220} maxSize="55" collapsible collapsedSize={0} panelRef={sidebarRef}>
-        <aside className="sidebar" aria-label="Folders and files">
-          <div className="sidebar-head">
-            <h2>Folders</h2>
-            {/* Not before the folders are known: the empty window has its own field, and text typed into one that is then replaced would be lost. */}
-            {folders !== null && !empty && <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} />}
-          </div>
-          {folders && folders.length > 0 && (
-            <>
-              <FolderList folders={folders} onRemove={removeFolder} onToggle={toggleFolder} onOptions={folderOptions} />
-              <ResourceTree
-                folders={folders}
-                resources={resources}
-                selectedUri={selected?.uri ?? null}
-                onSelect={select}
-                filterRef={filterRef}
-                access={access.byUri}
-              />
-            </>
-          )}
-          {empty && <p className="muted sidebar-empty">Nothing is published yet. Folders you add appear here, with their files below.</p>}
-        </aside>
-        </Panel>
-        <Separator className="sidebar-resizer" aria-label="Resize the sidebar (double-click to hide or show it)" />
-        <Panel id="main" minSize={320} className="main-panel">
-        <main className="main">
-          <div className="tabs" role="tablist" aria-label="Panels" onKeyDown={onTabKey}>
-            {TABS.map((t, i) => (
-              <button
-                key={t.id}
-                id={`tab-${t.id}`}
-                type="button"
-                role="tab"
-                aria-selected={tab === t.id}
-                aria-controls={`panel-${t.id}`}
-                tabIndex={tab === t.id ? 0 : -1}
-                className="tab"
-                onClick={() => setTab(t.id)}
-                title={`${t.label} (Ctrl+${i + 1})`}
-              >
-                {t.label}
-                {t.id === 'traffic' && traffic.entries.length > 0 && <span className="tab-count">{traffic.entries.length.toLocaleString()}</span>}
-                {t.id === 'clients' && clients.length > 0 && <span className="tab-count">{clients.length}</span>}
-                {t.id === 'history' && access.asks.length > 0 && <span className="tab-count tab-count-alert">{access.asks.length} waiting</span>}
-              </button>
-            ))}
-          </div>
-          <div className="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-            {tab === 'preview' && empty && (
-              <div className="empty-state" data-testid="empty-state">
-                <div className="drop-target">
-                  <span className="drop-icon" aria-hidden="true" />
-                  <h2 className="empty-title">Share folders with your AI clients</h2>
-                  <p>
-                    MCP Shelf publishes the folders you choose, read-only, as MCP resources that Claude, VS Code, Cursor and other local clients can list and
-                    read.
-                  </p>
-                  <p className="muted">{host?.nativePicker ? 'Drop folders anywhere on this window, or' : 'Type the path of a folder to publish (~ is your home folder):'}</p>
-                  <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} autoFocus />
-                  <p className="muted small">
-                    Then connect a client: the <strong>Connect a client</strong> tab has the config for Claude Desktop, VS Code, Cursor and Claude Code.
-                  </p>
-                </div>
+        <Group className="layout" orientation="horizontal" {...savedLayout}>
+          <Panel id="sidebar" className="sidebar-panel" defaultSize="30" minSize={220} maxSize="55" collapsible collapsedSize={0} panelRef={sidebarRef}>
+            <aside className="sidebar" aria-label="Folders and files">
+              <div className="sidebar-head">
+                <h2>Folders</h2>
+                {/* Not before the folders are known: the empty window has its own field, and text typed into one that is then replaced would be lost. */}
+                {folders !== null && !empty && <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} />}
               </div>
-            )}
-            {tab === 'preview' && folders === null && (
-              <div className="empty-small centered" data-testid="loading">
-                <p className="muted">{live ? 'Loading your folders…' : 'Connecting to MCP Shelf…'}</p>
+              {folders && folders.length > 0 && (
+                <>
+                  <FolderList folders={folders} onRemove={removeFolder} onToggle={toggleFolder} onOptions={folderOptions} />
+                  <ResourceTree
+                    folders={folders}
+                    resources={resources}
+                    selectedUri={selected?.uri ?? null}
+                    onSelect={select}
+                    filterRef={filterRef}
+                    access={access.byUri}
+                  />
+                </>
+              )}
+              {empty && <p className="muted sidebar-empty">Nothing is published yet. Folders you add appear here, with their files below.</p>}
+            </aside>
+          </Panel>
+          <Separator className="sidebar-resizer" aria-label="Resize the sidebar (double-click to hide or show it)" />
+          <Panel id="main" minSize={320} className="main-panel">
+            <main className="main">
+              <div className="tabs" role="tablist" aria-label="Panels" onKeyDown={onTabKey}>
+                {TABS.map((t, i) => (
+                  <button
+                    key={t.id}
+                    id={`tab-${t.id}`}
+                    type="button"
+                    role="tab"
+                    aria-selected={tab === t.id}
+                    aria-controls={`panel-${t.id}`}
+                    tabIndex={tab === t.id ? 0 : -1}
+                    className="tab"
+                    onClick={() => setTab(t.id)}
+                    title={`${t.label} (Ctrl+${i + 1})`}
+                  >
+                    {t.label}
+                    {t.id === 'traffic' && traffic.entries.length > 0 && <span className="tab-count">{traffic.entries.length.toLocaleString()}</span>}
+                    {t.id === 'clients' && clients.length > 0 && <span className="tab-count">{clients.length}</span>}
+                    {t.id === 'history' && access.asks.length > 0 && <span className="tab-count tab-count-alert">{access.asks.length} waiting</span>}
+                  </button>
+                ))}
               </div>
-            )}
-            {tab === 'preview' &&
-              folders !== null &&
-              !empty &&
-              (selected ? (
-                <Preview
-                  key={`${selected.uri}:${focus?.line ?? ''}`}
-                  readText={readText}
-                  ocr={status?.ocr ?? false}
-                  updatedAt={updatedAt}
-                  openUri={openUri}
-                  raw={rawMode}
-                  setRaw={setRawMode}
-                  readForModel={readForModel}
-                  audience={audience}
-                  setAudience={setAudience}
-                  openSettings={() => setSettingsAt('reads')}
-                  focus={focus?.uri === selected.uri ? focus : undefined}
-                  resource={selected}
-                  hasText={selected.hasText === true}
-                  preview={preview}
-                  loading={reading}
-                  access={access.byUri.get(selected.uri)}
-                  onHistory={() => showHistory(selected.uri)}
-                />
-              ) : (
-                <div className="empty-small centered">
-                  <p>Select a file to see exactly what an MCP client receives for it.</p>
-                  <p className="muted small">Use the tree on the left; press / to filter.</p>
-                  {clients.length === 0 && (
-                    <p className="small next-step" data-testid="next-step">
-                      Next: no client is connected yet.{' '}
-                      <button type="button" className="link small" onClick={() => setTab('connect')}>
-                        Connect Claude, VS Code or Cursor
-                      </button>
-                    </p>
-                  )}
-                </div>
-              ))}
-            {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} log={status?.traffic ?? null} notify={(m) => notify('info', m)} />}
-            {tab === 'search' && folders && <SearchPanel api={api} folders={folders} onOpen={openHit} fail={fail} indexing={status?.search ?? null} />}
-            {tab === 'history' && folders && (
-              <HistoryPanel
-                api={api}
-                folders={folders}
-                changes={access.version}
-                onOpen={openUri}
-                notify={(m) => notify('info', m)}
-                fail={fail}
-                initialUri={historyUri}
-                openRetention={() => setSettingsAt('history')}
-              />
-            )}
-            {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} listClients={api.listClients} />}
-            {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} doctor={() => api.runDoctor()} />}
-          </div>
-        </main>
-        </Panel>
-      </Group>
+              <div className="panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+                {tab === 'preview' && empty && (
+                  <div className="empty-state" data-testid="empty-state">
+                    <div className="drop-target">
+                      <span className="drop-icon" aria-hidden="true" />
+                      <h2 className="empty-title">Share folders with your AI clients</h2>
+                      <p>
+                        MCP Shelf publishes the folders you choose, read-only, as MCP resources that Claude, VS Code, Cursor and other local clients can list
+                        and read.
+                      </p>
+                      <p className="muted">
+                        {host?.nativePicker ? 'Drop folders anywhere on this window, or' : 'Type the path of a folder to publish (~ is your home folder):'}
+                      </p>
+                      <AddFolder host={host} onPick={pick} onAddPath={addPath} complete={completePath} autoFocus />
+                      <p className="muted small">
+                        Then connect a client: the <strong>Connect a client</strong> tab has the config for Claude Desktop, VS Code, Cursor and Claude Code.
+                      </p>
+                    </div>
+                  </div>
+                )}
+                {tab === 'preview' && folders === null && (
+                  <div className="empty-small centered" data-testid="loading">
+                    <p className="muted">{live ? 'Loading your folders…' : 'Connecting to MCP Shelf…'}</p>
+                  </div>
+                )}
+                {tab === 'preview' &&
+                  folders !== null &&
+                  !empty &&
+                  (selected ? (
+                    <Preview
+                      key={`${selected.uri}:${focus?.line ?? ''}`}
+                      readText={readText}
+                      ocr={status?.ocr ?? false}
+                      updatedAt={updatedAt}
+                      openUri={openUri}
+                      raw={rawMode}
+                      setRaw={setRawMode}
+                      readForModel={readForModel}
+                      audience={audience}
+                      setAudience={setAudience}
+                      openSettings={() => setSettingsAt('reads')}
+                      focus={focus?.uri === selected.uri ? focus : undefined}
+                      resource={selected}
+                      hasText={selected.hasText === true}
+                      preview={preview}
+                      loading={reading}
+                      access={access.byUri.get(selected.uri)}
+                      onHistory={() => showHistory(selected.uri)}
+                    />
+                  ) : (
+                    <div className="empty-small centered">
+                      <p>Select a file to see exactly what an MCP client receives for it.</p>
+                      <p className="muted small">Use the tree on the left; press / to filter.</p>
+                      {clients.length === 0 && (
+                        <p className="small next-step" data-testid="next-step">
+                          Next: no client is connected yet.{' '}
+                          <button type="button" className="link small" onClick={() => setTab('connect')}>
+                            Connect Claude, VS Code or Cursor
+                          </button>
+                        </p>
+                      )}
+                    </div>
+                  ))}
+                {tab === 'traffic' && <TrafficPanel api={api} traffic={traffic} log={status?.traffic ?? null} notify={(m) => notify('info', m)} />}
+                {tab === 'search' && folders && <SearchPanel api={api} folders={folders} onOpen={openHit} fail={fail} indexing={status?.search ?? null} />}
+                {tab === 'history' && folders && (
+                  <HistoryPanel
+                    api={api}
+                    folders={folders}
+                    changes={access.version}
+                    onOpen={openUri}
+                    notify={(m) => notify('info', m)}
+                    fail={fail}
+                    initialUri={historyUri}
+                    openRetention={() => setSettingsAt('history')}
+                  />
+                )}
+                {tab === 'clients' && <ClientsPanel status={status} clients={clients} now={now} httpToken={httpToken} listClients={api.listClients} />}
+                {tab === 'connect' && <ConnectPanel snippets={snippets} install={(c) => api.installClientConfig(c)} doctor={() => api.runDoctor()} />}
+              </div>
+            </main>
+          </Panel>
+        </Group>
       )}
 
       {drop.dragging && (
@@ -328,7 +336,14 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         </div>
       )}
       {settingsAt && (
-        <SettingsSheet api={api} at={settingsAt} onClose={() => setSettingsAt(null)} notify={(m) => notify('info', m)} fail={fail} readLimitInForce={status?.maxReadBytes ?? null} />
+        <SettingsSheet
+          api={api}
+          at={settingsAt}
+          onClose={() => setSettingsAt(null)}
+          notify={(m) => notify('info', m)}
+          fail={fail}
+          readLimitInForce={status?.maxReadBytes ?? null}
+        />
       )}
       <AskPrompt asks={access.asks} answer={access.answer} />
       <Toasts toasts={toasts} dismiss={dismiss} />

@@ -23,7 +23,14 @@ import { connectWebApi } from '../support/webApi.js';
  * bound holds under a flood.
  */
 
-type Reader = { name: string; revision: string; transport: 'socket' | 'http'; read(uri: string): Promise<unknown>; tool(uri: string): Promise<unknown>; close(): Promise<void> };
+type Reader = {
+  name: string;
+  revision: string;
+  transport: 'socket' | 'http';
+  read(uri: string): Promise<unknown>;
+  tool(uri: string): Promise<unknown>;
+  close(): Promise<void>;
+};
 
 async function readers(shelf: ShelfProcess): Promise<Reader[]> {
   const headers = { Authorization: `Bearer ${shelf.http?.token}` };
@@ -94,7 +101,13 @@ describe('access history', () => {
           ['tool', uriOf(root, 'data.bin'), 'ok', 4],
         ].sort(),
       );
-      for (const e of mine) expect(e).toMatchObject({ protocolVersion: c.revision, transport: c.transport, folder: root, clientVersion: c.name.startsWith('v1') ? '1.0.0' : '2.0.0' });
+      for (const e of mine)
+        expect(e).toMatchObject({
+          protocolVersion: c.revision,
+          transport: c.transport,
+          folder: root,
+          clientVersion: c.name.startsWith('v1') ? '1.0.0' : '2.0.0',
+        });
     }
     expect(page.entries.find((e) => e.uri.endsWith('missing.txt'))).toMatchObject({ client: 'v1-bridge', outcome: 'error', errorCode: -32602, folder: null });
     const counts = await api.call('fileAccess');
@@ -103,7 +116,15 @@ describe('access history', () => {
     expect(api.events('access').flat().length).toBe(0);
     const live = await RawClient.initialized(shelf.socketPath);
     await live.request('resources/read', { uri: uriOf(root, 'hello.md') });
-    await eventually(() => api.events('access').flat().some((e) => e.client === 'raw'), 5000, 'the access event');
+    await eventually(
+      () =>
+        api
+          .events('access')
+          .flat()
+          .some((e) => e.client === 'raw'),
+      5000,
+      'the access event',
+    );
     live.socket.destroy();
     await api.close();
     expect(await shelf.stop()).toBe(0);
@@ -180,7 +201,9 @@ describe('access history', () => {
       expect((await api.call('queryHistory', { limit: 1 })).entries[0]?.seq).toBe(4000);
       // A stored string a client chose is cut to 2,048 characters.
       await c.request('resources/read', { uri: uriOf(root, `${'x'.repeat(4000)}.txt`) });
-      const page = await eventually(async () => ((await api.call('queryHistory', { limit: 1 })).entries[0]?.seq === 4001 ? api.call('queryHistory', { limit: 1 }) : null));
+      const page = await eventually(async () =>
+        (await api.call('queryHistory', { limit: 1 })).entries[0]?.seq === 4001 ? api.call('queryHistory', { limit: 1 }) : null,
+      );
       expect(page.entries[0]?.uri.length).toBe(2048);
       await api.close();
       await shelf.stop();
@@ -204,10 +227,14 @@ describe('access history', () => {
         expect(replies.every((r) => r.error?.code === -32602)).toBe(true);
       }
       c.close();
-      const mine = await eventually(async () => {
-        const p = await api.call('queryHistory', { client: 'eraser' });
-        return p.entries.some((e) => e.repeated) ? p.entries : null;
-      }, 10_000, 'the folded entry');
+      const mine = await eventually(
+        async () => {
+          const p = await api.call('queryHistory', { client: 'eraser' });
+          return p.entries.some((e) => e.repeated) ? p.entries : null;
+        },
+        10_000,
+        'the folded entry',
+      );
       expect(mine.map((e) => [e.outcome, e.repeated ?? 1])).toEqual([
         ['error', 7_997],
         ['error', 1],
@@ -236,10 +263,14 @@ describe('access history', () => {
       }
       c.close();
       const api = await connectWebApi(shelf);
-      const mine = await eventually(async () => {
-        const p = await api.call('queryHistory', { client: 'knocker' });
-        return p.entries.some((e) => e.repeated) ? p.entries : null;
-      }, 10_000, 'the folded entry');
+      const mine = await eventually(
+        async () => {
+          const p = await api.call('queryHistory', { client: 'knocker' });
+          return p.entries.some((e) => e.repeated) ? p.entries : null;
+        },
+        10_000,
+        'the folded entry',
+      );
       expect(mine.map((e) => [e.outcome, e.errorReason, e.repeated ?? 1])).toEqual([
         ['denied', 'no-window', 997],
         ['denied', 'no-window', 1],

@@ -72,7 +72,10 @@ describe('ask before read', () => {
       const started = Date.now();
       const outcome = await eventually(
         async () => {
-          const settled = await Promise.race([failure(client.readResource({ uri: uriOf(asked, 'secret.md') })), new Promise<null>((r) => setTimeout(() => r(null), 2000))]);
+          const settled = await Promise.race([
+            failure(client.readResource({ uri: uriOf(asked, 'secret.md') })),
+            new Promise<null>((r) => setTimeout(() => r(null), 2000)),
+          ]);
           return settled === `${ErrorCodes.readNotAllowed}:no-window` ? settled : null;
         },
         30_000,
@@ -155,7 +158,14 @@ describe('ask before read', () => {
             jsonrpc: '2.0',
             id: 7,
             method: 'resources/read',
-            params: { uri, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'modern-http', version: '2.0.0' } } },
+            params: {
+              uri,
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientCapabilities': {},
+                'io.modelcontextprotocol/clientInfo': { name: 'modern-http', version: '2.0.0' },
+              },
+            },
           }),
         }).then((r) => r.json() as Promise<{ error?: { code: number; data: { reason: string } } }>);
         const second = await waitingAsk(uri);
@@ -223,14 +233,22 @@ describe('ask before read', () => {
       const v1 = await connectSdkClient(shelf.socketPath, 'searcher');
       try {
         // "hello" is in the open folder; "notes" only in the asking one.
-        const found = async (query: string) => (await v1.callTool({ name: 'search_resources', arguments: { query } })).structuredContent as { results: Array<{ uri: string }>; notSearched: string[]; indexing: boolean };
+        const found = async (query: string) =>
+          (await v1.callTool({ name: 'search_resources', arguments: { query } })).structuredContent as {
+            results: Array<{ uri: string }>;
+            notSearched: string[];
+            indexing: boolean;
+          };
         await eventually(async () => !(await found('hello')).indexing, 10_000, 'the index');
         expect((await found('hello')).results.map((r) => r.uri)).toEqual([uriOf(open, 'public.md')]);
         const hidden = await found('notes');
         expect(hidden.notSearched).toEqual([asked]);
         expect(hidden.results).toEqual([]);
         // grep too: no line of an asking folder's files goes out without a read the person allowed.
-        const grep = (await v1.callTool({ name: 'grep_resources', arguments: { pattern: 'notes|hello' } })).structuredContent as { files: Array<{ uri: string }>; notSearched: string[] };
+        const grep = (await v1.callTool({ name: 'grep_resources', arguments: { pattern: 'notes|hello' } })).structuredContent as {
+          files: Array<{ uri: string }>;
+          notSearched: string[];
+        };
         expect(grep.files.map((f) => f.uri)).toEqual([uriOf(open, 'public.md')]);
         expect(grep.notSearched).toEqual([asked]);
         expect(await api.call('pendingAsks')).toEqual([]);

@@ -66,7 +66,8 @@ describe.runIf(process.platform === 'linux')('attacks from a socket client', () 
       const line = Buffer.from('x\n'.repeat(4096));
       const until = Date.now() + 2000;
       while (Date.now() < until && !attacker.destroyed) {
-        if (!attacker.write(line)) await new Promise((r) => setTimeout(r, 1)); // …and floods lines that are not JSON
+        if (!attacker.write(line))
+          await new Promise((r) => setTimeout(r, 1)); // …and floods lines that are not JSON
         else await new Promise((r) => setImmediate(r));
       }
     })();
@@ -116,18 +117,26 @@ describe.runIf(process.platform === 'linux')('attacks from a socket client', () 
       for (const s of socks) s.destroy();
     }
     // Closed ones free their places.
-    await eventually(async () => {
-      const c = await RawClient.initialized(shelf.socketPath).catch(() => null);
-      c?.close();
-      return c !== null;
-    }, 5000, 'a new connection accepted again');
+    await eventually(
+      async () => {
+        const c = await RawClient.initialized(shelf.socketPath).catch(() => null);
+        c?.close();
+        return c !== null;
+      },
+      5000,
+      'a new connection accepted again',
+    );
   });
 
   it('long client strings are refused or cut: URIs, ids and client names', async () => {
     const c = await RawClient.connect(shelf.socketPath);
     try {
       const huge = `file:///${'a'.repeat(3 * 1024 * 1024)}`;
-      const init = await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n'.repeat(1024 * 1024), version: '1' } });
+      const init = await c.request('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'n'.repeat(1024 * 1024), version: '1' },
+      });
       expect(init.error).toMatchObject({ code: -32602 });
       const sub = await c.request('resources/subscribe', { uri: huge });
       expect(sub.error).toEqual({ code: -32602, message: 'Invalid params for resources/subscribe: uri: at most 8192 characters' });
@@ -234,8 +243,17 @@ describe('HTTP with the token', () => {
     const svc = await startService({ sessionFolders: [root], http: { host: '127.0.0.1', port: 0, noAuth: true } });
     const url = (await svc.service.getStatus()).httpUrl as string;
     const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } } };
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } },
+    };
     try {
       for (let i = 0; i < 30; i++) expect((await post(initialize, { accept: 'text/html' })).status).toBe(406);
       expect((await svc.service.listClients()).length).toBe(0);
@@ -257,7 +275,9 @@ describe('HTTP with the token', () => {
     const svc = await startService();
     try {
       await expect(svc.service.updateSettings({ http: { enabled: true, host: '0.0.0.0', port: 0 } })).rejects.toThrow(/not applied/);
-      const saved = JSON.parse(await readFile(path.join(svc.dir, 'settings.json'), 'utf8').catch(() => '{}')) as { http?: { host?: string; enabled?: boolean } };
+      const saved = JSON.parse(await readFile(path.join(svc.dir, 'settings.json'), 'utf8').catch(() => '{}')) as {
+        http?: { host?: string; enabled?: boolean };
+      };
       expect(saved.http?.host ?? '127.0.0.1').toBe('127.0.0.1');
       expect((await svc.service.getSettings()).http.host).toBe('127.0.0.1');
       expect((await svc.service.getStatus()).httpUrl).toBeNull();
@@ -285,9 +305,24 @@ describe('HTTP with the token', () => {
 describe('secrets stay hidden, --show-hidden or not', () => {
   it.each([[[] as string[]], [['--show-hidden', '--no-gitignore']]])('with %j', async (flags) => {
     const secrets = [
-      'keys/app.jks', 'keys/release.keystore', 'putty.ppk', 'vault.kdbx', 'credentials.json', 'service-account-prod.json',
-      'infra/terraform.tfstate', 'infra/terraform.tfstate.backup', 'wallet.dat', 'private.asc', '.git-credentials',
-      '.docker/config.json', '.kube/config', '.pypirc', '.vault-token', '.bash_history', '.zsh_history', '.htpasswd',
+      'keys/app.jks',
+      'keys/release.keystore',
+      'putty.ppk',
+      'vault.kdbx',
+      'credentials.json',
+      'service-account-prod.json',
+      'infra/terraform.tfstate',
+      'infra/terraform.tfstate.backup',
+      'wallet.dat',
+      'private.asc',
+      '.git-credentials',
+      '.docker/config.json',
+      '.kube/config',
+      '.pypirc',
+      '.vault-token',
+      '.bash_history',
+      '.zsh_history',
+      '.htpasswd',
     ];
     const files: Record<string, string> = { 'ok.txt': 'ok' };
     for (const s of secrets) files[s] = 'secret';
@@ -305,4 +340,3 @@ describe('secrets stay hidden, --show-hidden or not', () => {
     }
   });
 });
-

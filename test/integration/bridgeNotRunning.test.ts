@@ -25,7 +25,10 @@ describe('the bridge when no shelf is running', () => {
       expect(resources).toHaveLength(1);
       expect(resources[0]?.description).toMatch(/MCP Shelf is not running/);
       const entry = await client.readResource({ uri: resources[0]?.uri as string });
-      expect(entry.contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringMatching(/MCP Shelf is not running.*Start the MCP Shelf app/) as unknown });
+      expect(entry.contents[0]).toMatchObject({
+        mimeType: 'text/plain',
+        text: expect.stringMatching(/MCP Shelf is not running.*Start the MCP Shelf app/) as unknown,
+      });
       const call = await client.callTool({ name: 'list_resources', arguments: {} });
       expect(call.isError).toBe(true);
       expect(JSON.stringify(call.content)).toMatch(/not running.*Start the MCP Shelf app/);
@@ -65,7 +68,8 @@ describe('the bridge when no shelf is running', () => {
         if (METHODS.every((_m, i) => replies.has(i))) resolve();
       });
     });
-    const meta = revision === '2026-07-28' ? { _meta: { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientCapabilities': {} } } : {};
+    const meta =
+      revision === '2026-07-28' ? { _meta: { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientCapabilities': {} } } : {};
     const METHODS: Array<[string, Record<string, unknown>]> = [
       ['resources/list', {}],
       ['resources/templates/list', {}],
@@ -79,11 +83,25 @@ describe('the bridge when no shelf is running', () => {
       ['some/future-method', {}],
     ];
     if (revision === '2025-11-25') {
-      proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+      proc.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+      );
     }
     METHODS.forEach(([method, params], i) => proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: i, method, params: { ...params, ...meta } })}\n`));
     try {
-      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer to ${METHODS.filter((_m, i) => !replies.has(i)).map(([m]) => m).join(', ')}`)), 20_000).unref());
+      const late = new Promise<never>((_, reject) =>
+        setTimeout(
+          () =>
+            reject(
+              new Error(
+                `no answer to ${METHODS.filter((_m, i) => !replies.has(i))
+                  .map(([m]) => m)
+                  .join(', ')}`,
+              ),
+            ),
+          20_000,
+        ).unref(),
+      );
       await Promise.race([arrived, late]);
       for (const [i, [method]] of METHODS.entries()) {
         // The instruction is in the answer, whatever its shape (a list entry, an error, an error result).
@@ -94,4 +112,3 @@ describe('the bridge when no shelf is running', () => {
     }
   });
 });
-

@@ -27,7 +27,9 @@ class RemoteProxy {
   private readonly proc: ChildProcess;
 
   constructor(url: string, token: string) {
-    this.proc = spawn(process.execPath, [MCP_REMOTE, url, '--allow-http', '--transport', 'http-only', '--header', `Authorization: Bearer ${token}`], { stdio: ['pipe', 'pipe', 'ignore'] });
+    this.proc = spawn(process.execPath, [MCP_REMOTE, url, '--allow-http', '--transport', 'http-only', '--header', `Authorization: Bearer ${token}`], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     this.proc.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       this.buffer += chunk;
       let nl: number;
@@ -87,7 +89,12 @@ describe('cancelled listens over HTTP', () => {
       proxy.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
       await proxy.next(0, (m) => m.id === 1);
       const listen = (id: string, file: string) =>
-        proxy.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: [uriOf(root, file)] } } });
+        proxy.send({
+          jsonrpc: '2.0',
+          id,
+          method: 'subscriptions/listen',
+          params: { _meta: meta, notifications: { resourceSubscriptions: [uriOf(root, file)] } },
+        });
       listen('listen:a', 'a.txt');
       listen('listen:b', 'b.txt');
       await proxy.next(0, (m) => m.method === 'notifications/subscriptions/acknowledged' && subscriptionOf(m) === 'listen:a');
@@ -128,9 +135,14 @@ describe('cancelled listens over HTTP', () => {
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
     });
-    const post = (body: { method: string } & Record<string, unknown>) => fetch(url, { method: 'POST', headers: headers(body.method), body: JSON.stringify({ jsonrpc: '2.0', ...body }) });
+    const post = (body: { method: string } & Record<string, unknown>) =>
+      fetch(url, { method: 'POST', headers: headers(body.method), body: JSON.stringify({ jsonrpc: '2.0', ...body }) });
     const openListen = async (client: string) => {
-      const res = await post({ id: 7, method: 'subscriptions/listen', params: { _meta: envelope(client), notifications: { resourceSubscriptions: [uriOf(root, 'a.txt')] } } });
+      const res = await post({
+        id: 7,
+        method: 'subscriptions/listen',
+        params: { _meta: envelope(client), notifications: { resourceSubscriptions: [uriOf(root, 'a.txt')] } },
+      });
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       const first = await reader.read(); // the acknowledgement

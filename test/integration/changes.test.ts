@@ -2,15 +2,11 @@ import { appendFile, mkdir, rename, rm, unlink, writeFile } from 'node:fs/promis
 import path from 'node:path';
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  LoggingMessageNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
-import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 describe('subscriptions and list changes with real file edits', () => {
   let root: string;
@@ -86,10 +82,14 @@ describe('subscriptions and list changes with real file edits', () => {
     await mkdir(path.join(root, 'moved-in'));
     await writeFile(path.join(root, 'moved-in', 'x.txt'), 'x');
     await rename(path.join(root, 'sub'), path.join(root, 'sub2'));
-    await eventually(async () => {
-      const now = (await client.listResources()).resources.map((r) => r.name);
-      return now.includes('sub2/deep.md') && now.includes('moved-in/x.txt') && !now.includes('sub/deep.md');
-    }, 3000, 'renamed folder in the listing');
+    await eventually(
+      async () => {
+        const now = (await client.listResources()).resources.map((r) => r.name);
+        return now.includes('sub2/deep.md') && now.includes('moved-in/x.txt') && !now.includes('sub/deep.md');
+      },
+      3000,
+      'renamed folder in the listing',
+    );
     await eventually(() => listChanged > afterDelete, 3000, 'list_changed after a folder rename');
   });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInside } from '../../electron/core/library/uriPath.js';
 import { eventually, fingerprint, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { type ShelfProcess,startShelf, UNPRIVILEGED } from '../support/shelfProcess.js';
+import { type ShelfProcess, startShelf, UNPRIVILEGED } from '../support/shelfProcess.js';
 
 /** Small seeded PRNG (mulberry32), so a failing run can be replayed. */
 function rng(seed: number): () => number {
@@ -58,7 +58,10 @@ describe('file-system churn while 10 clients list and read', () => {
 
   it('every read is a complete version or -32602/1003; the listing settles to the disk; nothing is written', async () => {
     const random = rng(20261130);
-    const versions = new Map<string, Set<string>>([['seed.txt', new Set(['seed'])], ['control/keep.txt', new Set(['never changes'])]]);
+    const versions = new Map<string, Set<string>>([
+      ['seed.txt', new Set(['seed'])],
+      ['control/keep.txt', new Set(['never changes'])],
+    ]);
     const valid = (rel: string) => {
       let set = versions.get(rel);
       if (!set) versions.set(rel, (set = new Set([''])));
@@ -156,7 +159,9 @@ describe('file-system churn while 10 clients list and read', () => {
       const c = await RawClient.initialized(shelf.socketPath);
       while (running) {
         const list = await c.request('resources/list');
-        const resources = ((list.result as { resources?: Array<{ uri: string; name: string }> })?.resources ?? []).filter((r) => !r.name.startsWith('control/'));
+        const resources = ((list.result as { resources?: Array<{ uri: string; name: string }> })?.resources ?? []).filter(
+          (r) => !r.name.startsWith('control/'),
+        );
         for (const r of resources.slice(0, 8)) {
           const res = await c.request('resources/read', { uri: r.uri });
           reads++;

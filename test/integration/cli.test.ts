@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, mkdtemp, readFile,rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +47,11 @@ describe('mcp-shelf usage', () => {
     ['an unknown connect flag', ['connect', '--nope'], /Unknown option '--nope'/],
   ])('%s: clear message on stderr, exit code 2', async (_name, args, message) => {
     const real = args.map((a) => (a === 'FILE' ? path.join(root, 'a.txt') : a));
-    const { code, stderr, stdout } = await runCli([...real.slice(0, 1), ...(real[0] === 'serve' ? ['--socket', path.join(tmp, 'never.sock'), '--config-dir', tmp] : []), ...real.slice(1)]);
+    const { code, stderr, stdout } = await runCli([
+      ...real.slice(0, 1),
+      ...(real[0] === 'serve' ? ['--socket', path.join(tmp, 'never.sock'), '--config-dir', tmp] : []),
+      ...real.slice(1),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stdout).toBe('');
@@ -200,7 +204,8 @@ describe('mcp-shelf connect', () => {
   it('ends when its client closes stdin', async () => {
     const sock = path.join(tmp, 'stdin.sock');
     const shelf = await startShelf([root], [], { socketPath: sock });
-    const init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n';
+    const init =
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n';
     const { code, stdout } = await runCli(['connect', '--socket', sock], init);
     expect(code).toBe(0);
     expect(JSON.parse(stdout.trim())).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });

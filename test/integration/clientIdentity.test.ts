@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/service.js';
-import { CLI,connectSdkClient } from '../support/shelfProcess.js';
+import { CLI, connectSdkClient } from '../support/shelfProcess.js';
 
 /**
  * The Clients panel and the traffic log name every client and show the

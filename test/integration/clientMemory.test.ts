@@ -56,7 +56,11 @@ describe('what clients make the server keep', () => {
     try {
       for (let i = 0; i < 2; i++) {
         const named = await RawClient.connect(shelf.socketPath);
-        await named.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: big('name', i), version: big('version', i) } });
+        await named.request('initialize', {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: big('name', i), version: big('version', i) },
+        });
         named.close();
         const modern = await RawClient.connect(shelf.socketPath);
         await modern.request('resources/list', { _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: big('modern', i), version: '1' } } });
@@ -72,10 +76,14 @@ describe('what clients make the server keep', () => {
       }
       // Closed connections are let go when the server has seen them close: a condition, not a 500 ms sleep.
       let kept: unknown[] = [];
-      await eventually(async () => {
-        kept = (await heap.largeStrings(shelf.proc.pid as number, MiB)).filter((s) => s.start.includes('HELD-'));
-        return kept.length === 0;
-      }, 5000, 'closed clients’ strings to be let go').catch(() => undefined);
+      await eventually(
+        async () => {
+          kept = (await heap.largeStrings(shelf.proc.pid as number, MiB)).filter((s) => s.start.includes('HELD-'));
+          return kept.length === 0;
+        },
+        5000,
+        'closed clients’ strings to be let go',
+      ).catch(() => undefined);
       expect(kept).toEqual([]);
     } finally {
       await shelf.stop();
@@ -96,7 +104,10 @@ describe('what clients make the server keep', () => {
         const first = await RawClient.initialized(shelf.socketPath);
         clients.push(first);
         const one = await subscribeMany(first, 'first', 400);
-        expect(one.refusal).toMatchObject({ code: -32602, message: expect.stringMatching(/^Subscription refused: one connection's subscriptions and listens may keep at most 4 MiB of URIs; this one keeps/) });
+        expect(one.refusal).toMatchObject({
+          code: -32602,
+          message: expect.stringMatching(/^Subscription refused: one connection's subscriptions and listens may keep at most 4 MiB of URIs; this one keeps/),
+        });
         expect(one.accepted).toBeGreaterThan(200); // ~260 URIs of 8 KB
         expect(one.accepted).toBeLessThan(300);
         // Others fill the total: the refusal then says so.
@@ -107,7 +118,10 @@ describe('what clients make the server keep', () => {
           const r = await subscribeMany(c, `other-${n}`, 400);
           if (r.refusal?.message.includes('together')) total = r.refusal;
         }
-        expect(total).toMatchObject({ code: -32602, message: expect.stringMatching(/all clients' subscriptions and listens together may keep at most 64 MiB of URIs, and they do/) });
+        expect(total).toMatchObject({
+          code: -32602,
+          message: expect.stringMatching(/all clients' subscriptions and listens together may keep at most 64 MiB of URIs, and they do/),
+        });
         // A newcomer still has its own first 32 KiB: two long URIs (and many short ones).
         const newcomer = await RawClient.initialized(shelf.socketPath);
         clients.push(newcomer);
@@ -131,11 +145,28 @@ describe('what clients make the server keep', () => {
       const c = await RawClient.connect(shelf.socketPath);
       const listen = (id: string, n: number) => {
         const from = c.messages.length;
-        c.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: Array.from({ length: n }, (_, i) => longUri(id, i)) }, _meta: ENVELOPE } });
-        return c.waitFor((m) => m.id === id || (m.method === 'notifications/subscriptions/acknowledged' && (m.params as { _meta?: Record<string, unknown> })?._meta?.['io.modelcontextprotocol/subscriptionId'] === id), 10_000, from);
+        c.send({
+          jsonrpc: '2.0',
+          id,
+          method: 'subscriptions/listen',
+          params: { notifications: { resourceSubscriptions: Array.from({ length: n }, (_, i) => longUri(id, i)) }, _meta: ENVELOPE },
+        });
+        return c.waitFor(
+          (m) =>
+            m.id === id ||
+            (m.method === 'notifications/subscriptions/acknowledged' &&
+              (m.params as { _meta?: Record<string, unknown> })?._meta?.['io.modelcontextprotocol/subscriptionId'] === id),
+          10_000,
+          from,
+        );
       };
       try {
-        expect((await listen('too-big', 400)).error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Listen refused: one connection's subscriptions and listens may keep at most 4 MiB of URIs; this one keeps 0 KiB and this would add 6\.\d MiB/) });
+        expect((await listen('too-big', 400)).error).toMatchObject({
+          code: -32602,
+          message: expect.stringMatching(
+            /^Listen refused: one connection's subscriptions and listens may keep at most 4 MiB of URIs; this one keeps 0 KiB and this would add 6\.\d MiB/,
+          ),
+        });
         expect((await listen('first', 200)).method).toBe('notifications/subscriptions/acknowledged');
         expect((await listen('second', 100)).error?.message).toMatch(/^Listen refused: .* this one keeps 3\.\d MiB/);
         c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'first' } });
@@ -148,10 +179,20 @@ describe('what clients make the server keep', () => {
     it('counts HTTP listens while their responses are open, and a 2025 HTTP session’s subscriptions, with the same errors', async () => {
       const url = shelf.http?.url as string;
       const post = (body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
-        fetch(url, { method: 'POST', signal, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+        fetch(url, {
+          method: 'POST',
+          signal,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(body),
+        });
       const listen = async (n: number, signal?: AbortSignal) => {
         const r = await post(
-          { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: Array.from({ length: n }, (_, i) => longUri(`http-${Math.random()}`, i)) }, _meta: ENVELOPE } },
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'subscriptions/listen',
+            params: { notifications: { resourceSubscriptions: Array.from({ length: n }, (_, i) => longUri(`http-${Math.random()}`, i)) }, _meta: ENVELOPE },
+          },
           { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
           signal,
         );
@@ -159,8 +200,12 @@ describe('what clients make the server keep', () => {
         if (r.headers.get('content-type') === 'text/event-stream') void r.body?.pipeTo(new WritableStream()).catch(() => undefined);
         return r;
       };
-      const refusal = async (r: Response) => (r.headers.get('content-type')?.startsWith('application/json') ? ((await r.json()) as { error?: { code: number; message: string } }).error : undefined);
-      expect(await refusal(await listen(400))).toMatchObject({ code: -32602, message: expect.stringMatching(/^Listen refused: one connection's .* at most 4 MiB/) });
+      const refusal = async (r: Response) =>
+        r.headers.get('content-type')?.startsWith('application/json') ? ((await r.json()) as { error?: { code: number; message: string } }).error : undefined;
+      expect(await refusal(await listen(400))).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/^Listen refused: one connection's .* at most 4 MiB/),
+      });
       // Sixteen listens just under 4 MiB each fill the total; the next is refused until one ends.
       const open = Array.from({ length: 16 }, () => new AbortController());
       try {
@@ -183,12 +228,21 @@ describe('what clients make the server keep', () => {
         for (const ac of open) ac.abort();
       }
       // A 2025 session's subscriptions count in its own share.
-      const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'session', version: '1' } } });
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'session', version: '1' } },
+      });
       const session = { 'mcp-session-id': init.headers.get('mcp-session-id') as string, 'mcp-protocol-version': '2025-11-25' };
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
       let refused: { code: number; message: string } | undefined;
       for (let i = 0; i < 400 && !refused; i++) {
-        refused = ((await (await post({ jsonrpc: '2.0', id: i + 2, method: 'resources/subscribe', params: { uri: longUri('session', i) } }, session)).json()) as { error?: { code: number; message: string } }).error;
+        refused = (
+          (await (await post({ jsonrpc: '2.0', id: i + 2, method: 'resources/subscribe', params: { uri: longUri('session', i) } }, session)).json()) as {
+            error?: { code: number; message: string };
+          }
+        ).error;
       }
       expect(refused).toMatchObject({ code: -32602, message: expect.stringMatching(/^Subscription refused: one connection's/) });
       await fetch(url, { method: 'DELETE', headers: session });
@@ -197,9 +251,20 @@ describe('what clients make the server keep', () => {
     it('refuses an initialize whose capabilities and clientInfo, kept for the whole connection, are over 64 KiB of JSON', async () => {
       const c = await RawClient.connect(shelf.socketPath);
       try {
-        const r = await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: { experimental: { x: { y: 'c'.repeat(70_000) } } }, clientInfo: { name: 'big', version: '1' } });
-        expect(r.error).toEqual({ code: -32602, message: 'Invalid params for initialize: capabilities and clientInfo together at most 65536 characters of JSON' });
-        const fine = await c.request('initialize', { protocolVersion: '2025-11-25', capabilities: { experimental: { x: { y: 'c'.repeat(1000) } } }, clientInfo: { name: 'fine', version: '1', title: 'A fine client' } });
+        const r = await c.request('initialize', {
+          protocolVersion: '2025-11-25',
+          capabilities: { experimental: { x: { y: 'c'.repeat(70_000) } } },
+          clientInfo: { name: 'big', version: '1' },
+        });
+        expect(r.error).toEqual({
+          code: -32602,
+          message: 'Invalid params for initialize: capabilities and clientInfo together at most 65536 characters of JSON',
+        });
+        const fine = await c.request('initialize', {
+          protocolVersion: '2025-11-25',
+          capabilities: { experimental: { x: { y: 'c'.repeat(1000) } } },
+          clientInfo: { name: 'fine', version: '1', title: 'A fine client' },
+        });
         expect(fine.result).toBeDefined();
       } finally {
         c.close();
@@ -215,7 +280,12 @@ describe('what clients make the server keep', () => {
         expect((await c.request('resources/list', {})).result).toBeDefined();
         const r = await fetch(shelf.http?.url as string, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/list' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'resources/list',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id, method: 'resources/list', params: { _meta: ENVELOPE } }),
         });
         expect(((await r.json()) as { error?: unknown }).error).toEqual({ code: -32600, message: 'Invalid Request: the id is longer than 1024 characters' });

@@ -25,7 +25,9 @@ describe('mcp-shelf config (one-click client setup, headless)', () => {
   it('knows each client’s standard config location', () => {
     const h = os.homedir();
     expect(configFilePath('claude-desktop', {}, 'darwin')).toBe(path.join(h, 'Library/Application Support/Claude/claude_desktop_config.json'));
-    expect(configFilePath('claude-desktop', { APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32')).toBe(path.join('C:\\Users\\me\\AppData\\Roaming', 'Claude', 'claude_desktop_config.json'));
+    expect(configFilePath('claude-desktop', { APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32')).toBe(
+      path.join('C:\\Users\\me\\AppData\\Roaming', 'Claude', 'claude_desktop_config.json'),
+    );
     expect(configFilePath('vscode', {}, 'linux')).toBe(path.join(h, '.config/Code/User/mcp.json'));
     expect(configFilePath('cursor', {}, 'darwin')).toBe(path.join(h, '.cursor/mcp.json'));
   });
@@ -46,7 +48,10 @@ describe('mcp-shelf config (one-click client setup, headless)', () => {
     const { code, stderr } = await config('cursor');
     expect(code).toBe(0);
     expect(stderr).toMatch(/added the mcp-shelf entry \(backup: .*mcp\.json\.bak-/);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ theme: 'dark', mcpServers: { other: { command: 'other-server', args: ['--x'] }, 'mcp-shelf': expectedEntry } });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      theme: 'dark',
+      mcpServers: { other: { command: 'other-server', args: ['--x'] }, 'mcp-shelf': expectedEntry },
+    });
     const backups = (await readdir(path.dirname(file))).filter((f) => f.startsWith('mcp.json.bak-'));
     expect(backups).toHaveLength(1);
     expect(await readFile(path.join(path.dirname(file), backups[0] as string), 'utf8')).toBe(before);
@@ -84,7 +89,10 @@ describe('mcp-shelf config (one-click client setup, headless)', () => {
     const file = path.join(home, '.config/Code/User/mcp.json');
     await mkdir(path.dirname(file), { recursive: true });
     // VS Code's mcp.json is JSONC: comments and other entries must survive.
-    await writeFile(file, '{\n  // my servers\n  "servers": {\n    "mcp-shelf": { "type": "stdio", "command": "old-node", "args": [] },\n    "keep": { "type": "http", "url": "http://x" }\n  }\n}\n');
+    await writeFile(
+      file,
+      '{\n  // my servers\n  "servers": {\n    "mcp-shelf": { "type": "stdio", "command": "old-node", "args": [] },\n    "keep": { "type": "http", "url": "http://x" }\n  }\n}\n',
+    );
     expect((await config('vscode')).stderr).toMatch(/updated the mcp-shelf entry/);
     const text = await readFile(file, 'utf8');
     expect(text).toContain('// my servers');

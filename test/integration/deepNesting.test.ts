@@ -53,8 +53,13 @@ describe('messages nested too deep', () => {
   it('an initialize whose capabilities are nested too deep is refused with -32602', async () => {
     const c = await RawClient.connect(shelf.socketPath);
     try {
-      c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":{"y":${DEEP}}}},"clientInfo":{"name":"a","version":"1"}}}\n`);
-      expect((await c.waitFor((m) => m.id === 1)).error).toEqual({ code: -32602, message: 'Invalid params for initialize: capabilities and clientInfo together at most 65536 characters of JSON' });
+      c.send(
+        `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":{"y":${DEEP}}}},"clientInfo":{"name":"a","version":"1"}}}\n`,
+      );
+      expect((await c.waitFor((m) => m.id === 1)).error).toEqual({
+        code: -32602,
+        message: 'Invalid params for initialize: capabilities and clientInfo together at most 65536 characters of JSON',
+      });
     } finally {
       c.close();
     }

@@ -69,9 +69,29 @@ describe('mcp-shelf doctor', () => {
   const stepsOf = (target: string) => Object.fromEntries((reports.get(target)?.steps ?? []).map((s) => [s.id, s.status]));
 
   it('finds every client config written, and passes each working one end to end (list, read, image and document)', () => {
-    expect([...reports.keys()].sort()).toEqual(['claude-code', 'claude-desktop', 'cursor', 'cursor-project', 'gemini-cli', 'vscode', 'vscode-workspace', 'windsurf']);
+    expect([...reports.keys()].sort()).toEqual([
+      'claude-code',
+      'claude-desktop',
+      'cursor',
+      'cursor-project',
+      'gemini-cli',
+      'vscode',
+      'vscode-workspace',
+      'windsurf',
+    ]);
     for (const target of ['claude-desktop', 'vscode', 'cursor', 'claude-code', 'vscode-workspace', 'cursor-project']) {
-      expect(stepsOf(target), target).toEqual({ config: 'pass', entry: 'pass', command: 'pass', socket: 'pass', connect: 'pass', list: 'pass', read: 'pass', image: 'pass', document: 'pass', shows: 'info' });
+      expect(stepsOf(target), target).toEqual({
+        config: 'pass',
+        entry: 'pass',
+        command: 'pass',
+        socket: 'pass',
+        connect: 'pass',
+        list: 'pass',
+        read: 'pass',
+        image: 'pass',
+        document: 'pass',
+        shows: 'info',
+      });
       expect(reports.get(target)?.ok).toBe(true);
     }
     expect(reports.get('vscode')?.file).toBe(path.join(env.XDG_CONFIG_HOME as string, 'Code/User/mcp.json'));
@@ -83,10 +103,16 @@ describe('mcp-shelf doctor', () => {
     expect(exitCode).toBe(1);
     expect(reports.get('windsurf')?.ok).toBe(false);
     expect(stepsOf('windsurf')).toEqual({ config: 'pass', entry: 'pass', command: 'fail' });
-    expect(reports.get('windsurf')?.steps.at(-1)).toMatchObject({ detail: expect.stringMatching(/moved-away\.js does not exist/) as unknown, fix: { action: 'rewrite-entry' } });
+    expect(reports.get('windsurf')?.steps.at(-1)).toMatchObject({
+      detail: expect.stringMatching(/moved-away\.js does not exist/) as unknown,
+      fix: { action: 'rewrite-entry' },
+    });
     expect(reports.get('gemini-cli')?.ok).toBe(false);
     expect(stepsOf('gemini-cli')).toMatchObject({ socket: 'fail', connect: 'fail' });
-    expect(reports.get('gemini-cli')?.steps.find((s) => s.id === 'connect')).toMatchObject({ detail: expect.stringMatching(/MCP Shelf is not running/) as unknown, fix: { text: expect.stringMatching(/Start MCP Shelf/) as unknown } });
+    expect(reports.get('gemini-cli')?.steps.find((s) => s.id === 'connect')).toMatchObject({
+      detail: expect.stringMatching(/MCP Shelf is not running/) as unknown,
+      fix: { text: expect.stringMatching(/Start MCP Shelf/) as unknown },
+    });
   });
 
   it('wrote nothing: every config file is as it was, and no backup appeared', async () => {
@@ -98,10 +124,21 @@ describe('mcp-shelf doctor', () => {
     try {
       const marker = path.join(foreign, 'ran');
       await writeFile(path.join(foreign, 'payload.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`);
-      await writeFile(path.join(foreign, '.mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': { command: process.execPath, args: [path.join(foreign, 'payload.js')] } } }));
-      const run = await runCli(['doctor', '--json', '--project', foreign], undefined, { ...env, HOME: path.join(foreign, 'no-home'), XDG_CONFIG_HOME: path.join(foreign, 'no-xdg') });
+      await writeFile(
+        path.join(foreign, '.mcp.json'),
+        JSON.stringify({ mcpServers: { 'mcp-shelf': { command: process.execPath, args: [path.join(foreign, 'payload.js')] } } }),
+      );
+      const run = await runCli(['doctor', '--json', '--project', foreign], undefined, {
+        ...env,
+        HOME: path.join(foreign, 'no-home'),
+        XDG_CONFIG_HOME: path.join(foreign, 'no-xdg'),
+      });
       const report = (JSON.parse(run.stdout) as DoctorReport[]).find((r) => r.file === path.join(foreign, '.mcp.json'));
-      expect(report?.steps.at(-1)).toMatchObject({ id: 'command', status: 'fail', detail: expect.stringMatching(/not this MCP Shelf's bridge.*not run/) as unknown });
+      expect(report?.steps.at(-1)).toMatchObject({
+        id: 'command',
+        status: 'fail',
+        detail: expect.stringMatching(/not this MCP Shelf's bridge.*not run/) as unknown,
+      });
       await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       await rm(foreign, { recursive: true, force: true });
@@ -116,7 +153,11 @@ describe('mcp-shelf doctor', () => {
       await writeFile(payload, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`);
       const entry = { command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath], env: { NODE_OPTIONS: `--require ${payload}` } };
       await writeFile(path.join(foreign, '.mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': entry } }));
-      const run = await runCli(['doctor', '--json', '--project', foreign], undefined, { ...env, HOME: path.join(foreign, 'no-home'), XDG_CONFIG_HOME: path.join(foreign, 'no-xdg') });
+      const run = await runCli(['doctor', '--json', '--project', foreign], undefined, {
+        ...env,
+        HOME: path.join(foreign, 'no-home'),
+        XDG_CONFIG_HOME: path.join(foreign, 'no-xdg'),
+      });
       const report = (JSON.parse(run.stdout) as DoctorReport[]).find((r) => r.file === path.join(foreign, '.mcp.json'));
       expect(report?.steps.find((s) => s.id === 'command')).toMatchObject({ status: 'pass' });
       await expect(readFile(marker)).rejects.toMatchObject({ code: 'ENOENT' });
@@ -138,9 +179,16 @@ describe('mcp-shelf doctor', () => {
       };
       for (const [name, args] of Object.entries(entries)) {
         await writeFile(path.join(foreign, '.mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': { command: process.execPath, args } } }));
-        const run = await runCli(['doctor', '--json', '--project', foreign, '--step-timeout', '3'], undefined, { ...env, HOME: home, XDG_CONFIG_HOME: path.join(foreign, 'xdg') });
+        const run = await runCli(['doctor', '--json', '--project', foreign, '--step-timeout', '3'], undefined, {
+          ...env,
+          HOME: home,
+          XDG_CONFIG_HOME: path.join(foreign, 'xdg'),
+        });
         const report = (JSON.parse(run.stdout) as DoctorReport[]).find((r) => r.file === path.join(foreign, '.mcp.json'));
-        expect(report?.steps.find((s) => s.id === 'command'), name).toMatchObject({ status: 'fail', detail: expect.stringMatching(/not this MCP Shelf's bridge/) as unknown });
+        expect(
+          report?.steps.find((s) => s.id === 'command'),
+          name,
+        ).toMatchObject({ status: 'fail', detail: expect.stringMatching(/not this MCP Shelf's bridge/) as unknown });
       }
       await expect(readdir(planted)).rejects.toMatchObject({ code: 'ENOENT' });
       await expect(readFile(path.join(home, '.codeium', 'windsurf', 'mcp_config.json'))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -157,7 +205,10 @@ describe('mcp-shelf doctor', () => {
       await writeFile(path.join(silent, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'mcp-shelf': entry } }));
       const run = await runCli(['doctor', '--json', '--step-timeout', '1'], undefined, { HOME: silent, XDG_CONFIG_HOME: path.join(silent, 'xdg') });
       const [report] = JSON.parse(run.stdout) as DoctorReport[];
-      expect(report?.steps.find((s) => s.id === 'connect')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/no answer to initialize within 1 s/) as unknown });
+      expect(report?.steps.find((s) => s.id === 'connect')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/no answer to initialize within 1 s/) as unknown,
+      });
       expect(run.code).toBe(1);
     } finally {
       await rm(silent, { recursive: true, force: true });

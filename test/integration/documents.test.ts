@@ -24,19 +24,36 @@ import { CLI, connectSdkClient, type ShelfProcess, startShelf } from '../support
  * worker's heap) get a clear reason and never stall serving.
  */
 
-const failure = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`,
+  );
 
 describe('document text in the worker', () => {
   const docs = new DocumentText({ workerFile: EXTRACT_WORKER, timeoutMs: 20_000 });
   afterAll(() => docs.close());
-  const extract = (kind: 'pdf' | 'docx' | 'xlsx' | 'pptx', bytes: Uint8Array, d = docs) => d.text(`file:///x.${kind}?as=text`, `${kind}-${Math.random()}`, kind, async () => bytes);
+  const extract = (kind: 'pdf' | 'docx' | 'xlsx' | 'pptx', bytes: Uint8Array, d = docs) =>
+    d.text(`file:///x.${kind}?as=text`, `${kind}-${Math.random()}`, kind, async () => bytes);
 
   it('extracts PDF pages, Word text, every sheet and every slide, with their parts marked', async () => {
     const pdf = await extract('pdf', await pdfWithText(['First page about otters', 'Second page about beavers']));
     expect(pdf).toEqual({ parts: 2, text: '--- Page 1 ---\nFirst page about otters\n\n--- Page 2 ---\nSecond page about beavers\n' });
     const word = await extract('docx', await docx(['Minutes of the meeting', 'The budget was approved.']));
     expect(word.text).toBe('--- Document 1 ---\nMinutes of the meeting\n\nThe budget was approved.\n');
-    const sheet = await extract('xlsx', await xlsx([{ name: 'Totals', rows: [['year', 'total'], [2025, 1234]] }, { name: 'Notes', rows: [['checked']] }]));
+    const sheet = await extract(
+      'xlsx',
+      await xlsx([
+        {
+          name: 'Totals',
+          rows: [
+            ['year', 'total'],
+            [2025, 1234],
+          ],
+        },
+        { name: 'Notes', rows: [['checked']] },
+      ]),
+    );
     expect(sheet.text).toBe('--- Sheet: Totals ---\nyear\ttotal\n2025\t1234\n\n--- Sheet: Notes ---\nchecked\n');
     const deck = await extract('pptx', await pptx([['Roadmap', 'Q1: ship it'], ['Thanks']]));
     expect(deck.text).toBe('--- Slide 1 ---\nRoadmap\nQ1: ship it\n\n--- Slide 2 ---\nThanks\n');
@@ -73,7 +90,10 @@ describe('document text in the worker', () => {
     // the extraction thread runs at a lower priority, so on a busy machine an honest document can take long).
     const watched = new DocumentText({ workerFile: EXTRACT_WORKER, processMemoryMb: 64, timeoutMs: 120_000 });
     try {
-      await expect(extract('pdf', flateBombPdf(), watched)).rejects.toMatchObject({ data: { reason: 'too-large' }, message: expect.stringContaining('64 MiB of memory allowed') });
+      await expect(extract('pdf', flateBombPdf(), watched)).rejects.toMatchObject({
+        data: { reason: 'too-large' },
+        message: expect.stringContaining('64 MiB of memory allowed'),
+      });
     } finally {
       await watched.close();
     }
@@ -109,7 +129,10 @@ describe('document text in the worker', () => {
     const small = new DocumentText({ workerFile: EXTRACT_WORKER, cacheChars: 1000 });
     try {
       const broken = async () => Buffer.from('PK\u0003\u0004 not really a zip');
-      for (let i = 0; i < 20; i++) expect(await failure(small.text('file:///b.docx?as=text', `b.docx-version-${i}`, 'docx', broken))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
+      for (let i = 0; i < 20; i++)
+        expect(await failure(small.text('file:///b.docx?as=text', `b.docx-version-${i}`, 'docx', broken))).toBe(
+          `${ErrorCodes.documentTextUnavailable}:corrupt`,
+        );
       expect(small.extractions).toBe(20);
       await small.text('file:///b.docx?as=text', 'b.docx-version-19', 'docx', broken).catch(() => undefined); // the newest is kept
       expect(small.extractions).toBe(20);
@@ -153,14 +176,20 @@ describe('document text in the worker', () => {
     const hurried = run(50);
     try {
       expect((await first.text('file:///d/a.pdf?as=text', '/d\u0000a.pdf\u00001\u00002', 'pdf', async () => text.slice())).text).toContain('Kept between runs');
-      expect(await failure(first.text('file:///d/s.pdf?as=text', '/d\u0000s.pdf\u00001\u00002', 'pdf', async () => scan.slice()))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
-      expect(await failure(hurried.text('file:///d/slow.pdf?as=text', '/d\u0000slow.pdf\u00001\u00002', 'pdf', async () => slowPdf.slice()))).toBe(`${ErrorCodes.documentTextUnavailable}:timeout`);
+      expect(await failure(first.text('file:///d/s.pdf?as=text', '/d\u0000s.pdf\u00001\u00002', 'pdf', async () => scan.slice()))).toBe(
+        `${ErrorCodes.documentTextUnavailable}:no-text`,
+      );
+      expect(await failure(hurried.text('file:///d/slow.pdf?as=text', '/d\u0000slow.pdf\u00001\u00002', 'pdf', async () => slowPdf.slice()))).toBe(
+        `${ErrorCodes.documentTextUnavailable}:timeout`,
+      );
       await new Promise((r) => setTimeout(r, 200)); // the writes are in the background
       const never = async (): Promise<Uint8Array> => {
         throw new Error('read again');
       };
       expect((await second.text('file:///d/a.pdf?as=text', '/d\u0000a.pdf\u00001\u00002', 'pdf', never)).text).toContain('Kept between runs');
-      expect(await failure(second.text('file:///d/s.pdf?as=text', '/d\u0000s.pdf\u00001\u00002', 'pdf', never))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
+      expect(await failure(second.text('file:///d/s.pdf?as=text', '/d\u0000s.pdf\u00001\u00002', 'pdf', never))).toBe(
+        `${ErrorCodes.documentTextUnavailable}:no-text`,
+      );
       expect(second.extractions).toBe(0);
       // A timeout may not recur (a busy machine): that document is extracted again.
       expect((await second.text('file:///d/slow.pdf?as=text', '/d\u0000slow.pdf\u00001\u00002', 'pdf', async () => slowPdf.slice())).parts).toBe(400);
@@ -187,7 +216,15 @@ describe('documents and search through the real CLI', () => {
       'reports/q3.pdf': await pdfWithText(['Quarterly revenue grew in the northern region', 'Outlook: steady']),
       'reports/scan.pdf': await pdfWithoutText(),
       'minutes.docx': await docx(['Minutes', 'The committee approved the otter sanctuary budget.']),
-      'budget.xlsx': await xlsx([{ name: 'Budget', rows: [['item', 'cost'], ['sanctuary fence', 5000]] }]),
+      'budget.xlsx': await xlsx([
+        {
+          name: 'Budget',
+          rows: [
+            ['item', 'cost'],
+            ['sanctuary fence', 5000],
+          ],
+        },
+      ]),
       'deck.pptx': await pptx([['Otters of the river'], ['Questions?']]),
       'notes/otters.md': '# Otters\n\nOtters hold hands while they sleep. Otters otters otters.\n',
       'notes/rivers.md': '# Rivers\n\nThe river runs north. An otter was seen once.\n',
@@ -209,7 +246,11 @@ describe('documents and search through the real CLI', () => {
 
   const search = async (client: Awaited<ReturnType<typeof connectSdkClient>>, query: string) => {
     const r = await client.callTool({ name: 'search_resources', arguments: { query } });
-    return r.structuredContent as { results: Array<{ uri: string; path: string; line: number; snippet: string; score: number }>; nextCursor?: string; indexing: boolean };
+    return r.structuredContent as {
+      results: Array<{ uri: string; path: string; line: number; snippet: string; score: number }>;
+      nextCursor?: string;
+      indexing: boolean;
+    };
   };
 
   it('lists each document with its text next to it, and a 2026-07-28 client reads it; the PDF itself stays a blob', async () => {

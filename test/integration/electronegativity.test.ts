@@ -53,7 +53,8 @@ describe('security gate: electronegativity over electron/', () => {
       };
       for (const a of allow.allow) expect(a.reason.length, `${a.rule} needs a reason`).toBeGreaterThan(20);
       const blocking = findings.filter(
-        (f) => (f.severity === 'HIGH' || f.severity === 'MEDIUM' || f.severity === 'UNKNOWN') && !allow.allow.some((a) => a.rule === f.rule && a.file === f.file),
+        (f) =>
+          (f.severity === 'HIGH' || f.severity === 'MEDIUM' || f.severity === 'UNKNOWN') && !allow.allow.some((a) => a.rule === f.rule && a.file === f.file),
       );
       expect(blocking, `unreviewed findings:\n${JSON.stringify(blocking, null, 2)}`).toEqual([]);
     } finally {

@@ -47,70 +47,84 @@ describe('extraction memory is bounded: lying zips and a Flate bomb, through the
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('a client reading their text gets too-large for each, the server stays bounded, and others are answered', async () => {
-    const shelf = await startShelf([root], ['--no-search-index']);
-    const client = await RawClient.initialized(shelf.socketPath);
-    const bystander = await RawClient.initialized(shelf.socketPath);
-    try {
-      for (const name of ['lying.docx', 'lying.xlsx', 'lying.pptx', 'bomb.pdf']) {
-        const reply = readText(client, `${uriOf(root, name)}?as=text`);
-        // Extraction is off the main thread: a read of another file is answered meanwhile.
-        expect((await bystander.request('resources/read', { uri: uriOf(root, 'notes.txt') })).result).toBeDefined();
-        expect((await reply).error, name).toMatchObject({ code: ErrorCodes.documentTextUnavailable, data: { reason: 'too-large' } });
-      }
-      expect((await readText(client, `${uriOf(root, 'lying.docx')}?as=text`)).error?.message).toMatch(/inflates to more than the 4096 bytes it declares/);
-      expect((await readText(client, `${uriOf(root, 'bomb.pdf')}?as=text`)).error?.message).toMatch(/more than the \d+ MiB of memory allowed/);
-      expect(await peakRssMiB(shelf.proc.pid as number)).toBeLessThan(PEAK_BOUND_MIB);
-      // The worker stopped for the bomb is replaced: the next document is read.
-      expect((await readText(client, `${uriOf(root, 'honest.docx')}?as=text`)).result).toMatchObject({ contents: [{ text: expect.stringContaining('otters') }] });
-    } finally {
-      client.close();
-      bystander.close();
-      await shelf.stop();
-    }
-  }, 4 * BOMB_WAIT_MS);
-
-  it('the start-up index meets them with no client: bounded the same way, and remembered, so the next start does not extract them again', async () => {
-    const dir = await socketDir();
-    const socketPath = path.join(dir, 's.sock'); // its folder holds settings and the text cache, kept between the two runs
-    const kept = async () => {
-      const top = path.join(dir, 'text-cache');
-      const found: Array<{ key: string; reason?: string }> = [];
-      for (const sub of await readdir(top).catch(() => [])) {
-        for (const name of await readdir(path.join(top, sub)).catch(() => [])) {
-          const text = await readFile(path.join(top, sub, name), 'utf8');
-          found.push(JSON.parse(text.slice(0, text.indexOf('\n'))) as { key: string; reason?: string });
-        }
-      }
-      return found;
-    };
-    try {
-      const first = await startShelf([root], [], { socketPath });
+  it(
+    'a client reading their text gets too-large for each, the server stays bounded, and others are answered',
+    async () => {
+      const shelf = await startShelf([root], ['--no-search-index']);
+      const client = await RawClient.initialized(shelf.socketPath);
+      const bystander = await RawClient.initialized(shelf.socketPath);
       try {
-        const outcomes = await eventually(async () => ((await kept()).length === 5 ? kept() : null), 4 * BOMB_WAIT_MS, 'every document’s outcome on disk');
         for (const name of ['lying.docx', 'lying.xlsx', 'lying.pptx', 'bomb.pdf']) {
-          expect(outcomes.find((o) => o.key.includes(`\u0000${name}\u0000`))?.reason, name).toBe('too-large');
+          const reply = readText(client, `${uriOf(root, name)}?as=text`);
+          // Extraction is off the main thread: a read of another file is answered meanwhile.
+          expect((await bystander.request('resources/read', { uri: uriOf(root, 'notes.txt') })).result).toBeDefined();
+          expect((await reply).error, name).toMatchObject({ code: ErrorCodes.documentTextUnavailable, data: { reason: 'too-large' } });
         }
-        expect(await peakRssMiB(first.proc.pid as number)).toBeLessThan(PEAK_BOUND_MIB);
+        expect((await readText(client, `${uriOf(root, 'lying.docx')}?as=text`)).error?.message).toMatch(/inflates to more than the 4096 bytes it declares/);
+        expect((await readText(client, `${uriOf(root, 'bomb.pdf')}?as=text`)).error?.message).toMatch(/more than the \d+ MiB of memory allowed/);
+        expect(await peakRssMiB(shelf.proc.pid as number)).toBeLessThan(PEAK_BOUND_MIB);
+        // The worker stopped for the bomb is replaced: the next document is read.
+        expect((await readText(client, `${uriOf(root, 'honest.docx')}?as=text`)).result).toMatchObject({
+          contents: [{ text: expect.stringContaining('otters') }],
+        });
       } finally {
-        await first.stop();
+        client.close();
+        bystander.close();
+        await shelf.stop();
       }
-      const second: ShelfProcess = await startShelf([root], [], { socketPath });
-      const client = await connectSdkClient(second.socketPath);
+    },
+    4 * BOMB_WAIT_MS,
+  );
+
+  it(
+    'the start-up index meets them with no client: bounded the same way, and remembered, so the next start does not extract them again',
+    async () => {
+      const dir = await socketDir();
+      const socketPath = path.join(dir, 's.sock'); // its folder holds settings and the text cache, kept between the two runs
+      const kept = async () => {
+        const top = path.join(dir, 'text-cache');
+        const found: Array<{ key: string; reason?: string }> = [];
+        for (const sub of await readdir(top).catch(() => [])) {
+          for (const name of await readdir(path.join(top, sub)).catch(() => [])) {
+            const text = await readFile(path.join(top, sub, name), 'utf8');
+            found.push(JSON.parse(text.slice(0, text.indexOf('\n'))) as { key: string; reason?: string });
+          }
+        }
+        return found;
+      };
       try {
-        // The index is complete when the honest document's text is found; the bombs were not extracted again.
-        await eventually(async () => {
-          const r = await client.callTool({ name: 'search_resources', arguments: { query: 'otters' } });
-          const found = r.structuredContent as { results: Array<{ path: string }>; indexing: boolean };
-          return !found.indexing && found.results.some((h) => h.path === 'honest.docx');
-        }, BOMB_WAIT_MS, 'the second start’s index');
-        expect(await peakRssMiB(second.proc.pid as number)).toBeLessThan(400);
+        const first = await startShelf([root], [], { socketPath });
+        try {
+          const outcomes = await eventually(async () => ((await kept()).length === 5 ? kept() : null), 4 * BOMB_WAIT_MS, 'every document’s outcome on disk');
+          for (const name of ['lying.docx', 'lying.xlsx', 'lying.pptx', 'bomb.pdf']) {
+            expect(outcomes.find((o) => o.key.includes(`\u0000${name}\u0000`))?.reason, name).toBe('too-large');
+          }
+          expect(await peakRssMiB(first.proc.pid as number)).toBeLessThan(PEAK_BOUND_MIB);
+        } finally {
+          await first.stop();
+        }
+        const second: ShelfProcess = await startShelf([root], [], { socketPath });
+        const client = await connectSdkClient(second.socketPath);
+        try {
+          // The index is complete when the honest document's text is found; the bombs were not extracted again.
+          await eventually(
+            async () => {
+              const r = await client.callTool({ name: 'search_resources', arguments: { query: 'otters' } });
+              const found = r.structuredContent as { results: Array<{ path: string }>; indexing: boolean };
+              return !found.indexing && found.results.some((h) => h.path === 'honest.docx');
+            },
+            BOMB_WAIT_MS,
+            'the second start’s index',
+          );
+          expect(await peakRssMiB(second.proc.pid as number)).toBeLessThan(400);
+        } finally {
+          await client.close();
+          await second.stop();
+        }
       } finally {
-        await client.close();
-        await second.stop();
+        await rm(dir, { recursive: true, force: true });
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 6 * BOMB_WAIT_MS);
+    },
+    6 * BOMB_WAIT_MS,
+  );
 });

@@ -51,7 +51,15 @@ describe('credentials folders are never published as a folder', () => {
         ['.aws/sso', '.aws'],
         ['.config/gcloud', '.config/gcloud'],
       ] as const) {
-        const { code, stderr } = await runCli(['serve', '--socket', path.join(dir, 's.sock'), '--config-dir', dir, path.join(home, 'notes'), path.join(home, folder)]);
+        const { code, stderr } = await runCli([
+          'serve',
+          '--socket',
+          path.join(dir, 's.sock'),
+          '--config-dir',
+          dir,
+          path.join(home, 'notes'),
+          path.join(home, folder),
+        ]);
         expect(code, folder).toBe(2);
         expect(stderr, folder).toContain(`Holds credentials (${named}): MCP Shelf never publishes .ssh, .aws`);
       }
@@ -144,7 +152,8 @@ describe('folders do not overlap, by where they really are', () => {
     try {
       const listed = (await client.listResources()).resources.map((r) => r.uri);
       expect(listed).toEqual([uriOf(tree, 'docs/private/secret.md')]);
-      const search = async () => (await client.callTool({ name: 'search_resources', arguments: { query: 'zebra' } })).structuredContent as { results: unknown[]; indexing: boolean };
+      const search = async () =>
+        (await client.callTool({ name: 'search_resources', arguments: { query: 'zebra' } })).structuredContent as { results: unknown[]; indexing: boolean };
       await eventually(async () => !(await search()).indexing, 10_000, 'the index');
       expect((await search()).results).toEqual([]);
       const read = await client.readResource({ uri: uriOf(tree, 'docs/private/secret.md') }).catch((e: { code: number; data: { reason: string } }) => e);
@@ -165,7 +174,11 @@ describe('folders do not overlap, by where they really are', () => {
     const client = await connectSdkClient(shelf.socketPath);
     try {
       await symlink(docs(), link());
-      await eventually(async () => (await api.call('listFolders')).find((f) => f.path === link() && f.state === 'watching'), 10_000, 'the link folder to come back');
+      await eventually(
+        async () => (await api.call('listFolders')).find((f) => f.path === link() && f.state === 'watching'),
+        10_000,
+        'the link folder to come back',
+      );
       await api.call('updateSettings', { askTimeoutSeconds: 30 });
       const read = client.readResource({ uri: uriOf(tree, 'docs/private/secret.md') }).catch((e: { code: number; data: { reason: string } }) => e);
       const ask = await eventually(async () => (await api.call('pendingAsks'))[0], 5000, 'an ask');
@@ -174,7 +187,12 @@ describe('folders do not overlap, by where they really are', () => {
       expect(await read).toMatchObject({ code: ErrorCodes.readNotAllowed, data: { reason: 'denied' } });
       // The public file is read through the link folder without asking.
       expect((await client.readResource({ uri: uriOf(tree, 'docs/public.md') })).contents[0]).toMatchObject({ text: 'hello' });
-      const search = async () => (await client.callTool({ name: 'search_resources', arguments: { query: 'zebra' } })).structuredContent as { results: unknown[]; notSearched: string[]; indexing: boolean };
+      const search = async () =>
+        (await client.callTool({ name: 'search_resources', arguments: { query: 'zebra' } })).structuredContent as {
+          results: unknown[];
+          notSearched: string[];
+          indexing: boolean;
+        };
       await eventually(async () => !(await search()).indexing, 10_000, 'the index');
       const found = await search();
       expect(found.results).toEqual([]);

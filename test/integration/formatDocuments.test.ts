@@ -20,9 +20,30 @@ import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shel
  * with a reason while the next document (and every other client) is served.
  */
 
-const failure = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`,
+  );
 /** Words each generated file hides in markup, script, style, templates, comments, tables of fonts or encodings: never text. */
-const HIDDEN = ['scriptword', 'styleword', 'templateword', 'hiddenword', 'invisibleword', 'noscriptword', 'deletedword', 'commentword', 'notesword', 'Fontnameword', 'Stylenameword', 'Infotitleword', 'fieldword', 'Stylefontword', 'Headerword', 'htmlresultword'];
+const HIDDEN = [
+  'scriptword',
+  'styleword',
+  'templateword',
+  'hiddenword',
+  'invisibleword',
+  'noscriptword',
+  'deletedword',
+  'commentword',
+  'notesword',
+  'Fontnameword',
+  'Stylenameword',
+  'Infotitleword',
+  'fieldword',
+  'Stylefontword',
+  'Headerword',
+  'htmlresultword',
+];
 const MARKUP = /<\/?[a-z][\w:-]*[\s>]|\{\\|\\par\b|"cell_type"|Content-Type:|base64|&amp;/;
 
 function clean(text: string) {
@@ -48,7 +69,13 @@ describe('the formats people keep, in the extraction worker', () => {
     d.text(`file:///x.${kind}?as=text`, `${kind}-${Math.random()}`, kind, async () => (typeof bytes === 'string' ? Buffer.from(bytes) : bytes));
 
   it('EPUB: chapters in spine order, marked, without markup, script or style', async () => {
-    const book = await extract('epub', epub([{ title: 'The River', paragraphs: ['Otters live by the river.'] }, { title: 'The Dam', paragraphs: ['Beavers build & mend.'] }]));
+    const book = await extract(
+      'epub',
+      epub([
+        { title: 'The River', paragraphs: ['Otters live by the river.'] },
+        { title: 'The Dam', paragraphs: ['Beavers build & mend.'] },
+      ]),
+    );
     expect(book).toEqual({ parts: 2, text: '--- Chapter 1 ---\nThe River\nOtters live by the river.\n\n--- Chapter 2 ---\nThe Dam\nBeavers build & mend.\n' });
     clean(book.text);
   });
@@ -56,7 +83,19 @@ describe('the formats people keep, in the extraction worker', () => {
   it('OpenDocument: a text, every sheet by name (repeated empty cells and rows cost nothing), every slide', async () => {
     const text = await extract('odt', odt('Minutes', ['The committee met', 'The otter budget was approved.']));
     expect(text.text).toBe('--- Document 1 ---\nMinutes\nThe committee met  end\nThe otter budget was approved.\nCommented\n');
-    const sheets = await extract('ods', ods([{ name: 'Totals', rows: [['year', 'total'], ['2025', '1234']] }, { name: 'Notes', rows: [['checked', '', 'twice']] }]));
+    const sheets = await extract(
+      'ods',
+      ods([
+        {
+          name: 'Totals',
+          rows: [
+            ['year', 'total'],
+            ['2025', '1234'],
+          ],
+        },
+        { name: 'Notes', rows: [['checked', '', 'twice']] },
+      ]),
+    );
     expect(sheets).toEqual({ parts: 2, text: '--- Sheet: Totals ---\nyear\ttotal\n2025\t1234\n\n--- Sheet: Notes ---\nchecked\t\ttwice\n' });
     const deck = await extract('odp', odp([['Roadmap', 'Q1: ship it'], ['Thanks']]));
     expect(deck).toEqual({ parts: 2, text: '--- Slide 1 ---\nRoadmap\nQ1: ship it\n\n--- Slide 2 ---\nThanks\n' });
@@ -72,7 +111,9 @@ describe('the formats people keep, in the extraction worker', () => {
 
   it('HTML: the title and the visible text (lists, tables), no script, style, template, noscript or hidden content', async () => {
     const r = await extract('html', html('Otter facts', ['Otters hold hands while they sleep.', 'They eat fish.']));
-    expect(r.text).toBe('--- Document 1 ---\nOtter facts\n\nOtters hold hands while they sleep.\nThey eat fish.\n- first & item\n- second\ncell one\tcell two\n');
+    expect(r.text).toBe(
+      '--- Document 1 ---\nOtter facts\n\nOtters hold hands while they sleep.\nThey eat fish.\n- first & item\n- second\ncell one\tcell two\n',
+    );
     clean(r.text);
     // A fragment, as a snippet is saved: its text before any element counts too.
     expect((await extract('html', 'Otters <b>hold</b> hands<br>while asleep')).text).toBe('--- Document 1 ---\nOtters hold hands\nwhile asleep\n');
@@ -102,7 +143,9 @@ describe('the formats people keep, in the extraction worker', () => {
     expect(box.parts).toBe(2);
     // ">From " (mboxrd's quoting of a body line) is given back as "From ".
     expect(box.text).toContain('\nFrom the bridge we saw two more.\n');
-    expect(box.text).toContain('--- Message 2 ---\nFrom: bob@example.com\nTo: ann@example.com\nDate: 2026-12-01T10:00:00.000Z\nSubject: Re: Otter survey\n\nAnd a beaver dam upstream.\n');
+    expect(box.text).toContain(
+      '--- Message 2 ---\nFrom: bob@example.com\nTo: ann@example.com\nDate: 2026-12-01T10:00:00.000Z\nSubject: Re: Otter survey\n\nAnd a beaver dam upstream.\n',
+    );
     // Only HTML: its visible text.
     const htmlOnly = `From: a@example.com\r\nSubject: html only\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><head><style>p{}</style></head><body><p>Weir otters</p><script>scriptword()</script></body></html>\r\n`;
     expect((await extract('eml', htmlOnly)).text).toBe('--- Message 1 ---\nFrom: a@example.com\nSubject: html only\n\nWeir otters\n');
@@ -159,9 +202,15 @@ describe('the formats through the real CLI: listed, read, searched, grepped, pag
   let shelf: ShelfProcess;
   beforeAll(async () => {
     root = await makeTree({
-      'books/rivers.epub': epub([{ title: 'Source', paragraphs: ['A spring in the hills.'] }, { title: 'Estuary', paragraphs: ['Where the kingfisher waits.'] }]),
+      'books/rivers.epub': epub([
+        { title: 'Source', paragraphs: ['A spring in the hills.'] },
+        { title: 'Estuary', paragraphs: ['Where the kingfisher waits.'] },
+      ]),
       'office/minutes.odt': odt('Minutes', ['The heron committee met.']),
-      'office/budget.ods': ods([{ name: 'Costs', rows: [['item', 'cost']] }, { name: 'Fences', rows: [['otter fence', '5000']] }]),
+      'office/budget.ods': ods([
+        { name: 'Costs', rows: [['item', 'cost']] },
+        { name: 'Fences', rows: [['otter fence', '5000']] },
+      ]),
       'office/deck.odp': odp([['Wetlands'], ['Questions about newts']]),
       'letters/old.rtf': rtf(['A letter about the salamander pond.']),
       'web/saved.html': html('Saved page', ['The dragonfly season starts in May.']),
@@ -185,20 +234,37 @@ describe('the formats through the real CLI: listed, read, searched, grepped, pag
     try {
       const listed = (await client.request('resources/list', {})).result as { resources: Array<{ name: string }> };
       const names = listed.resources.map((r) => r.name);
-      for (const name of ['books/rivers.epub', 'office/minutes.odt', 'office/budget.ods', 'office/deck.odp', 'letters/old.rtf', 'web/saved.html', 'lab/census.ipynb', 'mail/survey.eml', 'mail/archive.mbox'])
+      for (const name of [
+        'books/rivers.epub',
+        'office/minutes.odt',
+        'office/budget.ods',
+        'office/deck.odp',
+        'letters/old.rtf',
+        'web/saved.html',
+        'lab/census.ipynb',
+        'mail/survey.eml',
+        'mail/archive.mbox',
+      ])
         expect(names[names.indexOf(name) + 1], name).toBe(`${name} (text)`);
       expect(names).not.toContain('notes.txt (text)');
-      const text = async (rel: string) => ((await client.request('resources/read', { uri: `${uriOf(root, rel)}?as=text` })).result as { contents: Array<{ text: string }> }).contents[0]?.text ?? '';
+      const text = async (rel: string) =>
+        ((await client.request('resources/read', { uri: `${uriOf(root, rel)}?as=text` })).result as { contents: Array<{ text: string }> }).contents[0]?.text ??
+        '';
       expect(await text('books/rivers.epub')).toContain('--- Chapter 2 ---\nEstuary\nWhere the kingfisher waits.');
       expect(await text('web/saved.html')).toContain('The dragonfly season starts in May.');
       expect(await text('mail/archive.mbox')).toContain('--- Message 2 ---');
       // The page itself is still its markup.
-      const page = (await client.request('resources/read', { uri: uriOf(root, 'web/saved.html') })).result as { contents: Array<{ text: string; mimeType: string }> };
+      const page = (await client.request('resources/read', { uri: uriOf(root, 'web/saved.html') })).result as {
+        contents: Array<{ text: string; mimeType: string }>;
+      };
       expect(page.contents[0]).toMatchObject({ mimeType: 'text/html', text: expect.stringContaining('<script>') });
       for (const rel of ['mail/deep.eml', 'web/deep.html']) {
         const hostile = client.request('resources/read', { uri: `${uriOf(root, rel)}?as=text` });
         expect((await bystander.request('resources/read', { uri: uriOf(root, 'notes.txt') })).result).toBeDefined();
-        expect((await hostile).error, rel).toMatchObject({ code: ErrorCodes.documentTextUnavailable, data: { reason: 'too-large', uri: `${uriOf(root, rel)}?as=text` } });
+        expect((await hostile).error, rel).toMatchObject({
+          code: ErrorCodes.documentTextUnavailable,
+          data: { reason: 'too-large', uri: `${uriOf(root, rel)}?as=text` },
+        });
       }
     } finally {
       client.close();
@@ -209,13 +275,31 @@ describe('the formats through the real CLI: listed, read, searched, grepped, pag
   it('search and grep find their words (never their markup); the read tool pages chapters, sheets, cells and messages', async () => {
     const client = await connectSdkClient(shelf.socketPath, 'formats');
     const tool = async (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
-    const search = async (query: string) => (await tool('search_resources', { query })).structuredContent as { results: Array<{ path: string; uri: string }>; indexing: boolean };
+    const search = async (query: string) =>
+      (await tool('search_resources', { query })).structuredContent as { results: Array<{ path: string; uri: string }>; indexing: boolean };
     try {
       await eventually(async () => !(await search('kingfisher')).indexing, 30_000, 'the index');
-      const found: Record<string, string> = { kingfisher: 'books/rivers.epub', heron: 'office/minutes.odt', fence: 'office/budget.ods', newts: 'office/deck.odp', salamander: 'letters/old.rtf', dragonfly: 'web/saved.html', grebe: 'lab/census.ipynb', weir: 'mail/survey.eml', beaver: 'mail/archive.mbox' };
-      for (const [word, rel] of Object.entries(found)) expect((await search(word)).results.map((r) => r.uri), word).toContain(`${uriOf(root, rel)}?as=text`);
-      for (const word of ['scriptword', 'styleword', 'templateword', 'Fontnameword', 'Headerword', 'commentword']) expect((await search(word)).results, word).toEqual([]);
-      const grep = (await tool('grep_resources', { pattern: 'kingfisher|dragonfly|salamander|grebes|beaver dam|scriptword' })).structuredContent as { files: Array<{ path: string; document: boolean; matches: Array<{ text: string }> }> };
+      const found: Record<string, string> = {
+        kingfisher: 'books/rivers.epub',
+        heron: 'office/minutes.odt',
+        fence: 'office/budget.ods',
+        newts: 'office/deck.odp',
+        salamander: 'letters/old.rtf',
+        dragonfly: 'web/saved.html',
+        grebe: 'lab/census.ipynb',
+        weir: 'mail/survey.eml',
+        beaver: 'mail/archive.mbox',
+      };
+      for (const [word, rel] of Object.entries(found))
+        expect(
+          (await search(word)).results.map((r) => r.uri),
+          word,
+        ).toContain(`${uriOf(root, rel)}?as=text`);
+      for (const word of ['scriptword', 'styleword', 'templateword', 'Fontnameword', 'Headerword', 'commentword'])
+        expect((await search(word)).results, word).toEqual([]);
+      const grep = (await tool('grep_resources', { pattern: 'kingfisher|dragonfly|salamander|grebes|beaver dam|scriptword' })).structuredContent as {
+        files: Array<{ path: string; document: boolean; matches: Array<{ text: string }> }>;
+      };
       const grepped = Object.fromEntries(grep.files.map((f) => [f.path, f.matches.map((m) => m.text)]));
       expect(grepped['web/saved.html']).toEqual(['The dragonfly season starts in May.']);
       expect(grepped['books/rivers.epub']).toEqual(['Where the kingfisher waits.']);
@@ -227,7 +311,10 @@ describe('the formats through the real CLI: listed, read, searched, grepped, pag
 
       const read = async (rel: string, pages?: string, suffix = '') => {
         const r = await tool('read_resource', { uri: uriOf(root, rel) + suffix, ...(pages ? { pages } : {}) });
-        return (r.content as Array<{ type: string; text?: string }>).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+        return (r.content as Array<{ type: string; text?: string }>)
+          .filter((c) => c.type === 'text')
+          .map((c) => c.text)
+          .join('\n');
       };
       const chapter = await read('books/rivers.epub', '2');
       expect(chapter).toContain('--- Chapter 2 ---\nEstuary\nWhere the kingfisher waits.');

@@ -6,10 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 const SEED = 20261130;
-const METHODS = ['initialize', 'ping', 'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe', 'resources/unsubscribe', 'completion/complete', 'logging/setLevel', 'tools/list', 'tools/call', 'notifications/initialized', 'nope/nope'];
+const METHODS = [
+  'initialize',
+  'ping',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+  'logging/setLevel',
+  'tools/list',
+  'tools/call',
+  'notifications/initialized',
+  'nope/nope',
+];
 
 /** One line a hostile client might send (without the newline). */
 function hostileLine(root: string): fc.Arbitrary<string> {
@@ -20,7 +34,15 @@ function hostileLine(root: string): fc.Arbitrary<string> {
     fc.string({ maxLength: 50 }).map((s) => `file:///${s}`),
     fc.constantFrom(`${uriOf(root, '')}/../../etc/passwd`, 'file:///etc/shadow', `${uriOf(root, 'a.txt')}%00`, ''),
   );
-  const anyId = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.constant(1e308), fc.constant(Number.MAX_SAFE_INTEGER + 2), fc.object({ maxDepth: 1 }), fc.constant(true));
+  const anyId = fc.oneof(
+    fc.integer(),
+    fc.string({ maxLength: 10 }),
+    fc.constant(null),
+    fc.constant(1e308),
+    fc.constant(Number.MAX_SAFE_INTEGER + 2),
+    fc.object({ maxDepth: 1 }),
+    fc.constant(true),
+  );
   const rpcish = fc.record(
     {
       jsonrpc: fc.oneof(fc.constant('2.0'), fc.anything({ maxDepth: 1 })),
@@ -37,7 +59,13 @@ function hostileLine(root: string): fc.Arbitrary<string> {
     { weight: 2, arbitrary: fc.json({ maxDepth: 4 }) },
     { weight: 2, arbitrary: fc.string({ maxLength: 80 }).filter((s) => !s.includes('\n')) },
     { weight: 1, arbitrary: fc.array(rpcish, { maxLength: 4 }).map((a) => JSON.stringify(a)) },
-    { weight: 1, arbitrary: fc.constantFrom('['.repeat(100_000) + ']'.repeat(100_000), `{"jsonrpc":"2.0","id":1,"method":"ping","params":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '['.repeat(100_000) + ']'.repeat(100_000),
+        `{"jsonrpc":"2.0","id":1,"method":"ping","params":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}`,
+      ),
+    },
   );
 }
 
@@ -88,7 +116,13 @@ describe('hostile input on a raw socket (fast-check, seeded)', () => {
     const received: Array<Record<string, unknown>> = [];
     for (let batch = 0; batch < 10; batch++) {
       const c = batch % 2 === 0 ? await RawClient.initialized(shelf.socketPath) : await RawClient.connect(shelf.socketPath);
-      if (batch === 4) c.send({ jsonrpc: '2.0', id: 'again', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      if (batch === 4)
+        c.send({
+          jsonrpc: '2.0',
+          id: 'again',
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        });
       for (const line of lines.slice(batch * 300, batch * 300 + 300)) c.send(`${line}\n`);
       c.send({ jsonrpc: '2.0', id: 'last', method: 'ping' });
       const last = await c.waitFor((m) => m.id === 'last', 20_000);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { runNode22 } from '../support/node22.js';
-import { CLI, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { CLI, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CONFORMANCE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
@@ -37,7 +37,8 @@ describe.each(['2025-11-25', '2026-07-28'])('official conformance suite, revisio
       expect(out).toMatch(/✓ completion-complete: \d+ passed, 0 failed/);
       expect(out).toMatch(/✓ dns-rebinding-protection: \d+ passed, 0 failed/);
       if (revision === '2025-11-25') {
-        for (const s of ['server-initialize', 'ping', 'logging-set-level', 'resources-subscribe', 'resources-unsubscribe']) expect(out, s).toMatch(new RegExp(`✓ ${s}: \\d+ passed, 0 failed`));
+        for (const s of ['server-initialize', 'ping', 'logging-set-level', 'resources-subscribe', 'resources-unsubscribe'])
+          expect(out, s).toMatch(new RegExp(`✓ ${s}: \\d+ passed, 0 failed`));
       } else {
         for (const s of ['sep-2164-resource-not-found', 'http-header-validation']) expect(out, s).toMatch(new RegExp(`✓ ${s}: \\d+ passed, 0 failed`));
       }
@@ -117,10 +118,19 @@ describe('an SDK client over Streamable HTTP with the bearer token', () => {
     const http = await import('node:http');
     const status = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port: url.port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${shelf.http?.token}`, ...headers } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port: url.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${shelf.http?.token}`, ...headers },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end('{}');
       });
@@ -167,7 +177,12 @@ describe('an SDK client over Streamable HTTP with the bearer token', () => {
     await transport.terminateSession();
     const res = await fetch(shelf.http?.url as string, {
       method: 'POST',
-      headers: { authorization: `Bearer ${shelf.http?.token}`, 'mcp-session-id': sid, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${shelf.http?.token}`,
+        'mcp-session-id': sid,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(res.status).toBe(404);

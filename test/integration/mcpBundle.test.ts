@@ -29,7 +29,9 @@ describe('the MCP Bundle (npm run mcpb)', () => {
       expect(made.stdout).toMatch(/Manifest schema validation passes/);
       const unpacked = path.join(work, 'unpacked');
       await run(process.execPath, [MCPB, 'unpack', bundle, unpacked]);
-      const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as { server: { mcp_config: { command: string; args: string[] } } };
+      const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as {
+        server: { mcp_config: { command: string; args: string[] } };
+      };
       expect(manifest.server.mcp_config.command).toBe('node');
       // mcpb recommends a 512² icon; Claude Desktop is reported to reject bundles holding a file over ~108 KB.
       const icon = await readFile(path.join(unpacked, 'icon.png'));

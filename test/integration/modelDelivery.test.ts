@@ -43,7 +43,9 @@ function logText(): string {
 
 /** A noisy photo: a PNG of 3000×2000 random pixels (about 18 MB), which no model could take as it is. */
 async function noisyPng(width: number, height: number): Promise<Buffer> {
-  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 const textOf = (r: ToolResult) => r.content.filter((c) => c.type === 'text').map((c) => c.text as string);
@@ -141,7 +143,9 @@ describe('what the tools give a model (issue 23)', () => {
     expect(shown.length).toBeLessThanOrEqual(100_000);
     expect(log.startsWith(shown)).toBe(true);
     const lines = shown.split('\n').length - 1;
-    expect(textOf(first)[1]).toBe(`Showing lines 1–${lines.toLocaleString('en')} of 120,000. The read stopped at its budget of characters. To read on, call read_resource with offset ${lines + 1}.`);
+    expect(textOf(first)[1]).toBe(
+      `Showing lines 1–${lines.toLocaleString('en')} of 120,000. The read stopped at its budget of characters. To read on, call read_resource with offset ${lines + 1}.`,
+    );
   });
 
   it('a line longer than the budget goes on from a column, and the parts make the line', async () => {
@@ -232,17 +236,24 @@ describe('what the tools give a model (issue 23)', () => {
   it('the history says which part a tool read gave', async () => {
     await call('read_resource', { uri: uriOf(root, 'app.log'), offset: 10, limit: 5 });
     const dir = path.join(path.dirname(shelf.socketPath), 'history');
-    const entries = await eventually(async () => {
-      const files = await readdir(dir);
-      const lines = (await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')))).join('').split('\n').filter(Boolean);
-      const found = lines.map((l) => JSON.parse(l) as { via: string; detail?: string }).filter((e) => e.detail === 'lines 10–14 of 120,000');
-      return found.length > 0 ? found : null;
-    }, 5000, 'the read in the history');
+    const entries = await eventually(
+      async () => {
+        const files = await readdir(dir);
+        const lines = (await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')))).join('').split('\n').filter(Boolean);
+        const found = lines.map((l) => JSON.parse(l) as { via: string; detail?: string }).filter((e) => e.detail === 'lines 10–14 of 120,000');
+        return found.length > 0 ? found : null;
+      },
+      5000,
+      'the read in the history',
+    );
     expect(entries[0]?.via).toBe('tool');
   });
 
   it('the official Python SDK through the bridge: PDF text, an image block, the log paged back together, a described binary, links', async () => {
-    const { stdout } = await run(PYTHON, [PY_SCRIPT, process.execPath, CLI, shelf.socketPath, uriOf(root, '').replace(/\/$/, '')], { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run(PYTHON, [PY_SCRIPT, process.execPath, CLI, shelf.socketPath, uriOf(root, '').replace(/\/$/, '')], {
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const seen = JSON.parse(stdout) as {
       pdf: { kinds: string[]; texts: string[] };
       pdfPages: { texts: string[] };
@@ -281,7 +292,9 @@ describe('per-client shaping', () => {
     const lengthFor = async (name: string) => {
       const c = await connectSdkClient(shelf.socketPath, name);
       try {
-        return ((await c.callTool({ name: 'read_resource', arguments: { uri: uriOf(root, 'big.txt') } })) as unknown as ToolResult).content[0]?.text?.length ?? 0;
+        return (
+          ((await c.callTool({ name: 'read_resource', arguments: { uri: uriOf(root, 'big.txt') } })) as unknown as ToolResult).content[0]?.text?.length ?? 0
+        );
       } finally {
         await c.close();
       }

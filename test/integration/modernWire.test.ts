@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 /** The per-request envelope of protocol revision 2026-07-28. */
 const ENVELOPE = {
@@ -39,7 +39,12 @@ describe('2026-07-28 on the raw socket, and bad params in both revisions', () =>
         resultType: 'complete',
         _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-shelf' } },
       });
-      const fields = { resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-shelf', title: 'MCP Shelf' } } };
+      const fields = {
+        resultType: 'complete',
+        ttlMs: 0,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-shelf', title: 'MCP Shelf' } },
+      };
       const small = await c.request('resources/read', modern({ uri: uriOf(root, 'a.txt') }));
       expect(small.result).toMatchObject({ contents: [{ uri: uriOf(root, 'a.txt'), mimeType: 'text/plain', text: 'alpha' }], ...fields });
       // Over 1 MiB: written in pieces by the fast path, with the same fields after the contents.
@@ -66,8 +71,14 @@ describe('2026-07-28 on the raw socket, and bad params in both revisions', () =>
       expect(unknown.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
       const noCaps = await c.request('resources/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } });
       expect(noCaps.error?.code).toBe(-32602);
-      const tooMany = await c.request('subscriptions/listen', modern({ notifications: { resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `file:///x/${i}`) } }));
-      expect(tooMany.error).toEqual({ code: -32602, message: 'Invalid params for subscriptions/listen: notifications.resourceSubscriptions: at most 1000 URIs' });
+      const tooMany = await c.request(
+        'subscriptions/listen',
+        modern({ notifications: { resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `file:///x/${i}`) } }),
+      );
+      expect(tooMany.error).toEqual({
+        code: -32602,
+        message: 'Invalid params for subscriptions/listen: notifications.resourceSubscriptions: at most 1000 URIs',
+      });
       const badUri = await c.request('resources/read', modern({ uri: 5 }));
       expect(badUri.error).toEqual({ code: -32602, message: 'Invalid params for resources/read: uri: Invalid input: expected string, received number' });
       expect((await c.request('resources/read', modern({ uri: uriOf(root, 'a.txt') }))).result).toBeDefined();

@@ -28,7 +28,11 @@ import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shel
 
 const run = promisify(execFile);
 const ENG = { languages: ['eng'], dataDirs: [] };
-const failure = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: number; data?: { reason?: string } }) => `${e.code}:${e.data?.reason}`,
+  );
 /** OCR may misread a letter here and there: the words are compared in lower case, and most must be there. */
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
@@ -48,7 +52,10 @@ describe('OCR in the worker', () => {
   });
 
   it('a scanned PDF (a text PDF rendered to pixels at 110 dpi) gives its words with page markers; text pages keep their text layer', async () => {
-    const scan = await read('pdf', await scannedPdf(['The otters of the northern river', 'Beavers build dams in winter', 'Kept as text about herons'], 110, [2]));
+    const scan = await read(
+      'pdf',
+      await scannedPdf(['The otters of the northern river', 'Beavers build dams in winter', 'Kept as text about herons'], 110, [2]),
+    );
     expect(scan.parts).toBe(3);
     const [, p1, p2, p3] = scan.text.split(/^--- Page \d ---$/m);
     expect(p1).toContain('[text recognised by OCR');
@@ -78,7 +85,9 @@ describe('OCR in the worker', () => {
         const first = await extractText('pdf', bytes, { ocr, stage: 'text' });
         const scan = await extractText('pdf', bytes, { ocr, stage: 'ocr', pageTexts: first.pageTexts });
         console.log(JSON.stringify({ image: image.text, scan: scan.text, tries: globalThis.__tries ?? 0 }));`;
-      const { stdout } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(blocker)}`, '--input-type=module', '-e', script], { timeout: 120_000 });
+      const { stdout } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(blocker)}`, '--input-type=module', '-e', script], {
+        timeout: 120_000,
+      });
       const got = JSON.parse(stdout) as { image: string; scan: string; tries: number };
       expect(got.tries).toBe(0);
       expect(words(got.image).has('manatee')).toBe(true);
@@ -107,7 +116,9 @@ describe('OCR in the worker', () => {
     expect(await failure(read('image', Buffer.from('GIF89a but not really')))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
     // Texture, not text: 3000 × 2000 pixels of noise (Tesseract alone spent minutes on it) says there is no text, promptly.
     const { randomBytes } = await import('node:crypto');
-    const noise = await sharp(randomBytes(3000 * 2000 * 3), { raw: { width: 3000, height: 2000, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+    const noise = await sharp(randomBytes(3000 * 2000 * 3), { raw: { width: 3000, height: 2000, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     t = performance.now();
     expect(await failure(read('image', noise))).toBe(`${ErrorCodes.documentTextUnavailable}:no-text`);
     expect(performance.now() - t).toBeLessThan(30_000);
@@ -130,10 +141,18 @@ describe('OCR in the worker', () => {
 
   it('memory is the process\'s: a job stopped while the other worker is at work is "busy" (tried again, not remembered); the bomb alone is "too-large"', async () => {
     const both = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, processMemoryMb: 768, timeoutMs: 120_000 });
-    const reason = (p: Promise<unknown>) => p.then(() => 'text', (e: { data?: { reason?: string } }) => e.data?.reason);
+    const reason = (p: Promise<unknown>) =>
+      p.then(
+        () => 'text',
+        (e: { data?: { reason?: string } }) => e.data?.reason,
+      );
     try {
       // A page dense with words keeps the OCR worker busy for seconds while the bomb grows the process.
-      const page = await imageWithText(Array.from({ length: 60 }, (_, i) => `Line ${i} of a long letter about the harbour crane maintenance`), 'png', { width: 2400, height: 3200 });
+      const page = await imageWithText(
+        Array.from({ length: 60 }, (_, i) => `Line ${i} of a long letter about the harbour crane maintenance`),
+        'png',
+        { width: 2400, height: 3200 },
+      );
       const key = 'dense-page';
       const ocr = reason(both.text('file:///x?as=text', key, 'image', async () => page.slice()));
       await eventually(() => both.ocrRunning, 10_000);
@@ -185,7 +204,7 @@ describe('OCR through the shelf', () => {
     await rm(configDir, { recursive: true, force: true });
   });
 
-  it('reads an image\'s text (not listed) and a scan\'s (listed), and finds both by search and grep', async () => {
+  it("reads an image's text (not listed) and a scan's (listed), and finds both by search and grep", async () => {
     const c = await connectSdkClient(shelf.socketPath);
     try {
       const listed = await c.listResources();
@@ -272,10 +291,17 @@ describe('OCR settings', () => {
       // A language whose data is nowhere: the read says so, with where to put it.
       await service.updateSettings({ ocr: { languages: ['eng', 'xyz'] } });
       const missing = await service.readResource(textUri);
-      expect(missing.ok ? 'ok' : missing.error).toMatchObject({ code: ErrorCodes.documentTextUnavailable, data: { reason: 'unsupported' }, message: expect.stringContaining('xyz is not installed') });
+      expect(missing.ok ? 'ok' : missing.error).toMatchObject({
+        code: ErrorCodes.documentTextUnavailable,
+        data: { reason: 'unsupported' },
+        message: expect.stringContaining('xyz is not installed'),
+      });
       // Data in the settings folder's ocr-languages/ is used (here English again, under another name).
       await mkdir(path.join(svc.dir, 'ocr-languages'));
-      await writeFile(path.join(svc.dir, 'ocr-languages', 'xyz.traineddata.gz'), await readFile(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz')));
+      await writeFile(
+        path.join(svc.dir, 'ocr-languages', 'xyz.traineddata.gz'),
+        await readFile(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz')),
+      );
       await service.updateSettings({ ocr: { languages: ['xyz'] } });
       const other = await service.readResource(textUri);
       expect(other.ok && words(JSON.stringify(other.result)).has('iguana')).toBe(true);

@@ -17,7 +17,12 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.
  * wire version 1, eight fuses), which lets the check read the fuses back.
  */
 function standInElectron(): Buffer {
-  return Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in for Electron: not a real binary" >&2; exit 1\n'), Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'), Buffer.from([1, 8]), Buffer.from('11111111')]);
+  return Buffer.concat([
+    Buffer.from('#!/bin/sh\necho "stand-in for Electron: not a real binary" >&2; exit 1\n'),
+    Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'),
+    Buffer.from([1, 8]),
+    Buffer.from('11111111'),
+  ]);
 }
 
 describe('packaging check (electron-builder --linux dir with a stand-in Electron; not a run of Electron)', () => {
@@ -44,7 +49,15 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
   });
 
   it('holds the built main, preload, renderer, CLI and bridge', () => {
-    for (const f of ['/package.json', '/out/main/main.js', '/out/preload/preload.cjs', '/out/renderer/index.html', '/dist/electron/cli.js', '/dist/electron/core/service/shelfService.js', '/out/bridge/mcp-shelf-bridge.cjs']) {
+    for (const f of [
+      '/package.json',
+      '/out/main/main.js',
+      '/out/preload/preload.cjs',
+      '/out/renderer/index.html',
+      '/dist/electron/cli.js',
+      '/dist/electron/core/service/shelfService.js',
+      '/out/bridge/mcp-shelf-bridge.cjs',
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(true);
@@ -52,10 +65,39 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
 
   it('holds the production dependencies the code imports, and no development ones', () => {
     const pkg = (name: string) => files.includes(`/node_modules/${name}/package.json`);
-    for (const dep of ['@modelcontextprotocol/server', '@modelcontextprotocol/core', '@modelcontextprotocol/node', 'chokidar', 'ignore', 'mime', 'file-type', 'ws', 'zod', 'write-file-atomic', 'env-paths', 'picomatch', 'jsonc-parser']) {
+    for (const dep of [
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/core',
+      '@modelcontextprotocol/node',
+      'chokidar',
+      'ignore',
+      'mime',
+      'file-type',
+      'ws',
+      'zod',
+      'write-file-atomic',
+      'env-paths',
+      'picomatch',
+      'jsonc-parser',
+    ]) {
       expect(pkg(dep), dep).toBe(true);
     }
-    for (const dev of ['electron', 'vitest', 'vite', 'react', 'react-dom', '@playwright/test', 'typescript', 'eslint', 'electron-builder', 'highlight.js', '@modelcontextprotocol/inspector', '@modelcontextprotocol/conformance', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client']) {
+    for (const dev of [
+      'electron',
+      'vitest',
+      'vite',
+      'react',
+      'react-dom',
+      '@playwright/test',
+      'typescript',
+      'eslint',
+      'electron-builder',
+      'highlight.js',
+      '@modelcontextprotocol/inspector',
+      '@modelcontextprotocol/conformance',
+      '@modelcontextprotocol/sdk',
+      '@modelcontextprotocol/client',
+    ]) {
       expect(pkg(dev), dev).toBe(false);
     }
   });
@@ -63,7 +105,7 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
   it('holds nothing else: no sources, tests, e2e, scripts or build resources beyond the tray icon', () => {
     const top = new Set(files.map((f) => f.split('/')[1]));
     expect([...top].sort()).toEqual(['build', 'dist', 'node_modules', 'out', 'package.json']);
-    expect(files.filter((f) => f.startsWith('/build/') && f !== '/build' )).toEqual(['/build/icon.png']);
+    expect(files.filter((f) => f.startsWith('/build/') && f !== '/build')).toEqual(['/build/icon.png']);
     const own = files.filter((f) => !f.startsWith('/node_modules/'));
     expect(own.filter((f) => /\.(ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     expect(own.filter((f) => /(^|\/)(test|e2e|scripts|renderer\/src)(\/|$)|\.test\./.test(f))).toEqual([]);
@@ -87,14 +129,21 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
     expect(files).toContain('/out/main/grep-worker.js');
   });
 
-  it('unpacks the PDF and OCR engines\' WebAssembly and the English OCR data, and leaves out the builds OCR never loads', async () => {
+  it("unpacks the PDF and OCR engines' WebAssembly and the English OCR data, and leaves out the builds OCR never loads", async () => {
     const out = path.join(unpacked, 'resources', 'app.asar.unpacked', 'node_modules');
-    for (const f of ['@embedpdf/pdfium/dist/pdfium.wasm', 'tesseract.js-core/tesseract-core-simd-lstm.wasm', '@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz']) {
+    for (const f of [
+      '@embedpdf/pdfium/dist/pdfium.wasm',
+      'tesseract.js-core/tesseract-core-simd-lstm.wasm',
+      '@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz',
+    ]) {
       expect((await stat(path.join(out, f))).size, f).toBeGreaterThan(1024 * 1024);
     }
     expect(files).toContain('/node_modules/tesseract.js-core/tesseract-core-simd-lstm.js');
     const tesseract = files.filter((f) => f.startsWith('/node_modules/tesseract.js-core/tesseract-core'));
-    expect(tesseract.sort()).toEqual(['/node_modules/tesseract.js-core/tesseract-core-simd-lstm.js', '/node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm']);
+    expect(tesseract.sort()).toEqual([
+      '/node_modules/tesseract.js-core/tesseract-core-simd-lstm.js',
+      '/node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm',
+    ]);
     expect(files.some((f) => f.startsWith('/node_modules/@tesseract.js-data/eng/4.0.0/'))).toBe(false);
   });
 
@@ -103,7 +152,11 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
     expect((await stat(bridge)).isFile()).toBe(true);
     // No shelf: it says so on stderr and answers the client's handshake with the reason, then ends with stdin.
     const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
-    const res = spawnSync(process.execPath, [bridge, 'connect', '--socket', path.join(work, 'nothing.sock')], { input: initialize, encoding: 'utf8', timeout: 10_000 });
+    const res = spawnSync(process.execPath, [bridge, 'connect', '--socket', path.join(work, 'nothing.sock')], {
+      input: initialize,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('cannot reach MCP Shelf');
     expect(res.stdout).toMatch(/"instructions":"MCP Shelf is not running/);

@@ -9,7 +9,7 @@ import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchem
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
-import { CLI, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { CLI, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 /**
  * Today's official clients of both protocol revisions against the real CLI,
@@ -98,55 +98,63 @@ describe('official clients of both revisions, over the bridge and over HTTP', ()
     ['v1', 'http'],
   ];
 
-  it.each(cases)('%s over %s: negotiates, pages the list, reads text, blob and 5 MiB, refuses the unknown, hears changes', async (mode, via) => {
-    const client = await connect(shelf, mode, via);
-    try {
-      expect(client.revision()).toBe(mode === 'v1' ? '2025-11-25' : '2026-07-28');
+  it.each(cases)(
+    '%s over %s: negotiates, pages the list, reads text, blob and 5 MiB, refuses the unknown, hears changes',
+    async (mode, via) => {
+      const client = await connect(shelf, mode, via);
+      try {
+        expect(client.revision()).toBe(mode === 'v1' ? '2025-11-25' : '2026-07-28');
 
-      const first = await client.page();
-      expect(first.resources).toHaveLength(1000);
-      expect(first.nextCursor).toBeTruthy();
-      const second = await client.page(first.nextCursor);
-      expect(second.nextCursor).toBeUndefined();
-      const names = [...first.resources, ...second.resources].map((r) => r.name);
-      expect(new Set(names).size).toBe(names.length);
-      expect(names.filter((n) => n.startsWith('many/'))).toHaveLength(FILES);
+        const first = await client.page();
+        expect(first.resources).toHaveLength(1000);
+        expect(first.nextCursor).toBeTruthy();
+        const second = await client.page(first.nextCursor);
+        expect(second.nextCursor).toBeUndefined();
+        const names = [...first.resources, ...second.resources].map((r) => r.name);
+        expect(new Set(names).size).toBe(names.length);
+        expect(names.filter((n) => n.startsWith('many/'))).toHaveLength(FILES);
 
-      const text = await client.read(uriOf(root, 'hello.md'));
-      expect(text.contents).toEqual([{ uri: uriOf(root, 'hello.md'), mimeType: 'text/markdown', text: '# Hello\n' }]);
-      const blob = await client.read(uriOf(root, 'data.bin'));
-      expect(blob.contents).toEqual([{ uri: uriOf(root, 'data.bin'), mimeType: 'application/octet-stream', blob: BIN.toString('base64') }]);
-      const big = await client.read(uriOf(root, 'big.txt'));
-      expect(big.contents[0]?.text?.length).toBe(FIVE_MIB);
-      expect(big.contents[0]?.text === bigText).toBe(true);
+        const text = await client.read(uriOf(root, 'hello.md'));
+        expect(text.contents).toEqual([{ uri: uriOf(root, 'hello.md'), mimeType: 'text/markdown', text: '# Hello\n' }]);
+        const blob = await client.read(uriOf(root, 'data.bin'));
+        expect(blob.contents).toEqual([{ uri: uriOf(root, 'data.bin'), mimeType: 'application/octet-stream', blob: BIN.toString('base64') }]);
+        const big = await client.read(uriOf(root, 'big.txt'));
+        expect(big.contents[0]?.text?.length).toBe(FIVE_MIB);
+        expect(big.contents[0]?.text === bigText).toBe(true);
 
-      // The read_resource tool: the same files as a model takes them (the 5 MiB one a page at a time), failures as isError results.
-      const bigByTool = await client.readTool(uriOf(root, 'big.txt'));
-      expect(bigByTool.content[0]?.text === bigText.slice(0, 100_000)).toBe(true);
-      expect(bigByTool.content[1]?.text).toMatch(/^Showing lines 1–2,500 of 131,072\. .* offset 2501\.$/);
-      const described = await client.readTool(uriOf(root, 'data.bin'));
-      expect(described.content.map((c) => c.type)).toEqual(['text', 'resource_link']);
-      expect(described.content[0]?.text).toMatch(/^data\.bin: application\/octet-stream, 6 bytes\./);
-      expect((await client.readTool(uriOf(root, 'no-such-file.txt'))).isError).toBe(true);
+        // The read_resource tool: the same files as a model takes them (the 5 MiB one a page at a time), failures as isError results.
+        const bigByTool = await client.readTool(uriOf(root, 'big.txt'));
+        expect(bigByTool.content[0]?.text === bigText.slice(0, 100_000)).toBe(true);
+        expect(bigByTool.content[1]?.text).toMatch(/^Showing lines 1–2,500 of 131,072\. .* offset 2501\.$/);
+        const described = await client.readTool(uriOf(root, 'data.bin'));
+        expect(described.content.map((c) => c.type)).toEqual(['text', 'resource_link']);
+        expect(described.content[0]?.text).toMatch(/^data\.bin: application\/octet-stream, 6 bytes\./);
+        expect((await client.readTool(uriOf(root, 'no-such-file.txt'))).isError).toBe(true);
 
-      const missing = uriOf(root, 'no-such-file.txt');
-      await expect(client.read(missing)).rejects.toMatchObject({ code: -32602, data: { uri: missing } });
+        const missing = uriOf(root, 'no-such-file.txt');
+        await expect(client.read(missing)).rejects.toMatchObject({ code: -32602, data: { uri: missing } });
 
-      // A real edit and a real new file, each heard on this client's own subscription or listen.
-      const watched = `watch-${mode}-${via}.txt`;
-      await writeFile(`${root}/${watched}`, 'v1');
-      await eventually(async () => (await client.read(uriOf(root, watched))).contents[0]?.text === 'v1', 5000, 'the watched file to be served');
-      const updated: string[] = [];
-      let listChanged = 0;
-      await client.watch(uriOf(root, watched), (u) => updated.push(u), () => listChanged++);
-      listChanged = 0;
-      await appendFile(`${root}/${watched}`, ' and v2');
-      await writeFile(`${root}/new-${mode}-${via}.txt`, 'new');
-      await eventually(() => updated.includes(uriOf(root, watched)), 5000, 'resources/updated for the edited file');
-      await eventually(() => listChanged > 0, 5000, 'list_changed for the new file');
-      expect(new Set(updated)).toEqual(new Set([uriOf(root, watched)])); // only what it asked for
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+        // A real edit and a real new file, each heard on this client's own subscription or listen.
+        const watched = `watch-${mode}-${via}.txt`;
+        await writeFile(`${root}/${watched}`, 'v1');
+        await eventually(async () => (await client.read(uriOf(root, watched))).contents[0]?.text === 'v1', 5000, 'the watched file to be served');
+        const updated: string[] = [];
+        let listChanged = 0;
+        await client.watch(
+          uriOf(root, watched),
+          (u) => updated.push(u),
+          () => listChanged++,
+        );
+        listChanged = 0;
+        await appendFile(`${root}/${watched}`, ' and v2');
+        await writeFile(`${root}/new-${mode}-${via}.txt`, 'new');
+        await eventually(() => updated.includes(uriOf(root, watched)), 5000, 'resources/updated for the edited file');
+        await eventually(() => listChanged > 0, 5000, 'list_changed for the new file');
+        expect(new Set(updated)).toEqual(new Set([uriOf(root, watched)])); // only what it asked for
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTree, uriOf } from '../support/fixtures.js';
-import { type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,19 +44,26 @@ describe('the official Python MCP SDK (v2) over Streamable HTTP', () => {
     ['legacy', '2025-11-25'],
     ['auto', '2026-07-28'],
     ['2026-07-28', '2026-07-28'],
-  ])('mode %s speaks %s: pages, text, blob, 5 MiB and 800 KiB reads, not found', async (mode, revision) => {
-    const { stdout } = await run(PYTHON, [SCRIPT, shelf.http?.url as string, shelf.http?.token as string, mode, uriOf(root, '')], { timeout: 60_000, maxBuffer: 1024 * 1024 });
-    const seen = JSON.parse(stdout) as Record<string, unknown>;
-    expect(seen).toEqual({
-      protocolVersion: revision,
-      pages: 2,
-      names: 1204,
-      unique: 1204,
-      text: '# Hello\n',
-      blob: Buffer.from([0x89, 0, 0xff]).toString('base64'),
-      bigLength: big.length,
-      bigBinaryLength: bigBinary.length,
-      notFound: { code: -32602, data: { uri: uriOf(root, 'no-such-file.txt') } },
-    });
-  }, 90_000);
+  ])(
+    'mode %s speaks %s: pages, text, blob, 5 MiB and 800 KiB reads, not found',
+    async (mode, revision) => {
+      const { stdout } = await run(PYTHON, [SCRIPT, shelf.http?.url as string, shelf.http?.token as string, mode, uriOf(root, '')], {
+        timeout: 60_000,
+        maxBuffer: 1024 * 1024,
+      });
+      const seen = JSON.parse(stdout) as Record<string, unknown>;
+      expect(seen).toEqual({
+        protocolVersion: revision,
+        pages: 2,
+        names: 1204,
+        unique: 1204,
+        text: '# Hello\n',
+        blob: Buffer.from([0x89, 0, 0xff]).toString('base64'),
+        bigLength: big.length,
+        bigBinaryLength: bigBinary.length,
+        notFound: { code: -32602, data: { uri: uriOf(root, 'no-such-file.txt') } },
+      });
+    },
+    90_000,
+  );
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadCache } from '../../electron/core/library/readCache.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 // Replies to small files that have not changed for a while are kept; every
 // read still opens and stats the file, so none of these may ever see a stale reply.

@@ -5,12 +5,9 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { fingerprint, makeTree, uriOf } from '../support/fixtures.js';
-import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 async function expectMcpError(p: Promise<unknown>, code: number): Promise<McpError> {
   const err = await p.then(
@@ -39,8 +36,8 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
       'data/config.json': '{"a":1}\n',
       'data/blob.bin': bin,
       'image.png': PNG,
-      'picture': PNG, // no extension: sniffed
-      'LICENSE': 'MIT License\n',
+      picture: PNG, // no extension: sniffed
+      LICENSE: 'MIT License\n',
       'empty.txt': '',
       'bom.txt': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('with bom')]),
       'utf16.txt': Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]),
@@ -77,8 +74,19 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
     expect(nextCursor).toBeUndefined();
     const byName = new Map(resources.map((r) => [r.name, r]));
     expect([...byName.keys()]).toEqual([
-      'LICENSE', 'big.txt', 'bom.txt', 'data/blob.bin', 'data/config.json', 'empty.txt', 'image.png', 'picture',
-      'readme.md', 'src/main.ts', 'utf16.txt', 'with space/été 日本.txt', 'notes.txt',
+      'LICENSE',
+      'big.txt',
+      'bom.txt',
+      'data/blob.bin',
+      'data/config.json',
+      'empty.txt',
+      'image.png',
+      'picture',
+      'readme.md',
+      'src/main.ts',
+      'utf16.txt',
+      'with space/été 日本.txt',
+      'notes.txt',
     ]);
     const uni = byName.get('with space/été 日本.txt');
     expect(uni?.uri).toBe(uriOf(root, 'with space/été 日本.txt'));
@@ -147,7 +155,11 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
     expect(all.completion.total).toBe(12);
     await expectMcpError(client.complete({ ref: { type: 'ref/resource', uri: 'file:///nope/{+path}' }, argument: { name: 'path', value: '' } }), -32602);
     // No prompts here, so nothing to suggest for one.
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'any' }, argument: { name: 'a', value: 'x' } })).completion).toEqual({ values: [], total: 0, hasMore: false });
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'any' }, argument: { name: 'a', value: 'x' } })).completion).toEqual({
+      values: [],
+      total: 0,
+      hasMore: false,
+    });
   });
 
   it('answers -32601 for an unknown method, and keeps serving', async () => {

@@ -1,11 +1,11 @@
-import { chmod,mkdir, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { addFiles, fingerprint, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { type ShelfProcess,startShelf, UNPRIVILEGED } from '../support/shelfProcess.js';
+import { type ShelfProcess, startShelf, UNPRIVILEGED } from '../support/shelfProcess.js';
 
 const SECRETS = {
   '.env': 'TOKEN=1',
@@ -13,7 +13,7 @@ const SECRETS = {
   'config/.env.local': 'TOKEN=3',
   '.git/config': '[core]',
   'node_modules/pkg/index.js': 'module.exports = 1',
-  'id_rsa': 'PRIVATE',
+  id_rsa: 'PRIVATE',
   'keys/id_ed25519': 'PRIVATE',
   'certs/server.pem': 'PEM',
   'certs/server.key': 'KEY',
@@ -35,7 +35,7 @@ describe('safety: only published files, whatever the client sends', () => {
   const read = (c: RawClient, uri: string) => c.request('resources/read', { uri });
   const listNames = async (c: RawClient) => {
     const res = await c.request('resources/list');
-    return ((res.result as { resources: Array<{ name: string }> }).resources).map((r) => r.name).sort();
+    return (res.result as { resources: Array<{ name: string }> }).resources.map((r) => r.name).sort();
   };
 
   beforeAll(async () => {
@@ -147,7 +147,17 @@ describe('safety: only published files, whatever the client sends', () => {
     }
     // The tools are read-only mirrors: no tool writes, and no argument makes one write.
     const tools = (await raw.request('tools/list')).result as { tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> };
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(['browse_shelf', 'grep_resources', 'list_resources', 'read_resource', 'search_resources', 'shelf_app_find', 'shelf_app_list', 'shelf_app_read', 'shelf_app_search']);
+    expect(tools.tools.map((t) => t.name).sort()).toEqual([
+      'browse_shelf',
+      'grep_resources',
+      'list_resources',
+      'read_resource',
+      'search_resources',
+      'shelf_app_find',
+      'shelf_app_list',
+      'shelf_app_read',
+      'shelf_app_search',
+    ]);
     expect(tools.tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
     const unknownTool = await raw.request('tools/call', { name: 'write_file', arguments: { path: 'ok.txt', content: 'pwned' } });
     expect(unknownTool.error?.code).toBe(-32602);

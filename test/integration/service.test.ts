@@ -103,7 +103,18 @@ describe('ShelfService on real folders', () => {
 
   it('gives client snippets that launch the bridge with this socket', async () => {
     const snippets = await svc.service.clientConfigs();
-    expect(snippets.map((s) => s.client)).toEqual(['claude-desktop', 'claude-desktop-bundle', 'vscode', 'cursor', 'claude-code', 'claude-code-project', 'windsurf', 'gemini-cli', 'codex', 'goose']);
+    expect(snippets.map((s) => s.client)).toEqual([
+      'claude-desktop',
+      'claude-desktop-bundle',
+      'vscode',
+      'cursor',
+      'claude-code',
+      'claude-code-project',
+      'windsurf',
+      'gemini-cli',
+      'codex',
+      'goose',
+    ]);
     const by = (client: string) => snippets.find((s) => s.client === client)?.text ?? '';
     const claude = JSON.parse(by('claude-desktop'));
     expect(claude.mcpServers['mcp-shelf'].args).toEqual([expect.stringMatching(/cli\.js$/), 'connect', '--socket', svc.service.socketPath]);
@@ -113,12 +124,17 @@ describe('ShelfService on real folders', () => {
     expect(JSON.parse(by('claude-code-project')).mcpServers['mcp-shelf']).toMatchObject({ type: 'stdio', args: claude.mcpServers['mcp-shelf'].args });
     for (const client of ['windsurf', 'gemini-cli']) expect(JSON.parse(by(client))).toEqual(claude);
     // Codex's TOML, read by a real TOML parser (Python's tomllib), names the same command.
-    const toml = spawnSync('python3', ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], { input: by('codex'), encoding: 'utf8' });
+    const toml = spawnSync('python3', ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], {
+      input: by('codex'),
+      encoding: 'utf8',
+    });
     expect(toml.status, toml.stderr).toBe(0);
     expect(JSON.parse(toml.stdout).mcp_servers['mcp-shelf']).toEqual(claude.mcpServers['mcp-shelf']);
     expect(by('codex')).toMatch(/^# or run: codex mcp add mcp-shelf -- .*connect --socket /);
     // Goose's YAML, read by a YAML parser, is a stdio extension with the same command.
-    const goose = (parseYaml(by('goose')) as { extensions: Record<string, { type: string; cmd: string; args: string[]; enabled: boolean }> }).extensions['mcp-shelf'];
+    const goose = (parseYaml(by('goose')) as { extensions: Record<string, { type: string; cmd: string; args: string[]; enabled: boolean }> }).extensions[
+      'mcp-shelf'
+    ];
     expect(goose).toMatchObject({ type: 'stdio', enabled: true, cmd: claude.mcpServers['mcp-shelf'].command, args: claude.mcpServers['mcp-shelf'].args });
   });
 
@@ -180,7 +196,8 @@ describe('settings file', () => {
     const text = JSON.stringify({ folders: [{ path: saved }] });
     await writeFile(settingsFile, text);
     const sock = path.join(dir, 's.sock');
-    const init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n{"jsonrpc":"2.0","id":2,"method":"resources/list"}\n';
+    const init =
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n{"jsonrpc":"2.0","id":2,"method":"resources/list"}\n';
     const { spawn } = await import('node:child_process');
     const { CLI } = await import('../support/shelfProcess.js');
     const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -213,7 +230,9 @@ describe('Streamable HTTP in the service', () => {
     const saved = JSON.parse(await readFile(path.join(svc.dir, 'settings.json'), 'utf8'));
     expect(saved.http.token).toBe(endpoint?.token);
     const client = new Client({ name: 'via-http', version: '2.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint?.url as string), { requestInit: { headers: { Authorization: `Bearer ${endpoint?.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(endpoint?.url as string), { requestInit: { headers: { Authorization: `Bearer ${endpoint?.token}` } } }),
+    );
     try {
       expect((await client.readResource({ uri: uriOf(folder, 'h.txt') })).contents[0]).toMatchObject({ text: 'over http' });
       expect(await svc.service.listClients()).toEqual([expect.objectContaining({ name: 'via-http', version: '2.0.0', transport: 'http' })]);

@@ -39,7 +39,10 @@ describe('the in-chat app', () => {
   const clients: Client[] = [];
 
   async function connect(way: Way, capabilities: object, name: string = way): Promise<Client> {
-    const c = new Client({ name, version: '1.0.0' }, { capabilities: capabilities as never, versionNegotiation: { mode: way.startsWith('modern') ? { pin: '2026-07-28' } : 'legacy' } });
+    const c = new Client(
+      { name, version: '1.0.0' },
+      { capabilities: capabilities as never, versionNegotiation: { mode: way.startsWith('modern') ? { pin: '2026-07-28' } : 'legacy' } },
+    );
     await c.connect(
       way.endsWith('bridge')
         ? new StdioClientTransport({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath], stderr: 'pipe' })
@@ -54,10 +57,14 @@ describe('the in-chat app', () => {
     shelf = await startShelf([root], ['--http', '0', '--ui', '--ui-port', '0']);
     // The first search answers once the index has the folder.
     const c = await connect('modern bridge', {}, 'warm-up');
-    await eventually(async () => {
-      const r = await c.callTool({ name: 'search_resources', arguments: { query: 'plan' } });
-      return !(r.structuredContent as { indexing?: boolean }).indexing && (r.structuredContent as { results: unknown[] }).results.length > 0;
-    }, 10_000, 'the search index');
+    await eventually(
+      async () => {
+        const r = await c.callTool({ name: 'search_resources', arguments: { query: 'plan' } });
+        return !(r.structuredContent as { indexing?: boolean }).indexing && (r.structuredContent as { results: unknown[] }).results.length > 0;
+      },
+      10_000,
+      'the search index',
+    );
   });
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
@@ -69,10 +76,19 @@ describe('the in-chat app', () => {
     const c = await connect('modern bridge', {});
     const { tools } = await c.listTools();
     // The view's own tools are listed too (VS Code shows apps without declaring the extension), marked for the app and sending a model elsewhere.
-    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf', ...Object.values(APP_TOOLS)]);
+    expect(tools.map((t) => t.name)).toEqual([
+      'list_resources',
+      'read_resource',
+      'search_resources',
+      'grep_resources',
+      'browse_shelf',
+      ...Object.values(APP_TOOLS),
+    ]);
     for (const t of tools.filter((t) => t.name.startsWith('shelf_app_'))) {
       expect(t._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['app'] } });
-      expect(t.description).toMatch(/^Called by the MCP Shelf app shown in the chat, not by a model \(use list_resources, search_resources and read_resource\)\./);
+      expect(t.description).toMatch(
+        /^Called by the MCP Shelf app shown in the chat, not by a model \(use list_resources, search_resources and read_resource\)\./,
+      );
     }
 
     const found = await c.callTool({ name: 'browse_shelf', arguments: { query: 'plan' } });
@@ -88,46 +104,66 @@ describe('the in-chat app', () => {
     const all = (await c.callTool({ name: 'browse_shelf', arguments: {} })).content[0] as { text: string };
     expect(all.text).toMatch(/^MCP Shelf publishes 1 folder\(s\):\n- /);
     const inFolder = (await c.callTool({ name: 'browse_shelf', arguments: { folder: root } })).content[0] as { text: string };
-    expect(inFolder.text).toContain(`Files in ${path.basename(root)}:\n  ${uriOf(root, 'code/main.ts')} (text/x-typescript, 20 B)\n  ${uriOf(root, 'notes/plan.md')}`);
+    expect(inFolder.text).toContain(
+      `Files in ${path.basename(root)}:\n  ${uriOf(root, 'code/main.ts')} (text/x-typescript, 20 B)\n  ${uriOf(root, 'notes/plan.md')}`,
+    );
     expect(inFolder.text).not.toContain('.env');
     const bad = await c.callTool({ name: 'browse_shelf', arguments: { folder: '/nowhere' } });
     expect(bad).toMatchObject({ isError: true, structuredContent: { error: { code: -32602, message: 'Not a published folder: /nowhere' } } });
     expect((await c.callTool({ name: 'browse_shelf', arguments: { query: 'x'.repeat(1001) } })).isError).toBe(true);
   });
 
-  it.each(['legacy', '2026-07-28'])('a host without the extension (the official Python SDK, mode %s): browse_shelf answers in text, and the URI it names reads', async (mode) => {
-    const { stdout } = await run(PYTHON, [BROWSE_SCRIPT, shelf.http?.url as string, shelf.http?.token as string, mode, 'plan'], { timeout: 60_000 });
-    const seen = JSON.parse(stdout) as { protocolVersion: string; tools: string[]; isError: boolean; text: string; firstUri: string; read: string };
-    expect(seen.protocolVersion).toBe(mode === 'legacy' ? '2025-11-25' : '2026-07-28');
-    expect(seen.tools).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf', ...Object.values(APP_TOOLS)]);
-    expect(seen.isError).toBe(false);
-    expect(seen.firstUri).toBe(uriOf(root, 'notes/plan.md'));
-    expect(seen.read).toBe(PLAN);
-  }, 90_000);
+  it.each(['legacy', '2026-07-28'])(
+    'a host without the extension (the official Python SDK, mode %s): browse_shelf answers in text, and the URI it names reads',
+    async (mode) => {
+      const { stdout } = await run(PYTHON, [BROWSE_SCRIPT, shelf.http?.url as string, shelf.http?.token as string, mode, 'plan'], { timeout: 60_000 });
+      const seen = JSON.parse(stdout) as { protocolVersion: string; tools: string[]; isError: boolean; text: string; firstUri: string; read: string };
+      expect(seen.protocolVersion).toBe(mode === 'legacy' ? '2025-11-25' : '2026-07-28');
+      expect(seen.tools).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf', ...Object.values(APP_TOOLS)]);
+      expect(seen.isError).toBe(false);
+      expect(seen.firstUri).toBe(uriOf(root, 'notes/plan.md'));
+      expect(seen.read).toBe(PLAN);
+    },
+    90_000,
+  );
 
-  it.each<Way>(['modern bridge', 'legacy bridge', 'modern http', 'legacy http'])('a host with the extension (%s): the view tools marked for the app, and the ui:// view with its CSP, byte for byte the built file', async (way) => {
-    const c = await connect(way, UI);
-    const { tools } = await c.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()]).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf', ...Object.values(APP_TOOLS)]);
-    expect(byName.get('browse_shelf')?._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['model', 'app'] }, 'ui/resourceUri': APP_URI });
-    for (const name of Object.values(APP_TOOLS)) expect(byName.get(name)?._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['app'] } });
-    // The view reads exactly what read_resource takes.
-    expect(byName.get(APP_TOOLS.read)?.inputSchema).toEqual(byName.get('read_resource')?.inputSchema);
-    if (way.startsWith('legacy')) expect(c.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/ui': {} });
+  it.each<Way>(['modern bridge', 'legacy bridge', 'modern http', 'legacy http'])(
+    'a host with the extension (%s): the view tools marked for the app, and the ui:// view with its CSP, byte for byte the built file',
+    async (way) => {
+      const c = await connect(way, UI);
+      const { tools } = await c.listTools();
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      expect([...byName.keys()]).toEqual([
+        'list_resources',
+        'read_resource',
+        'search_resources',
+        'grep_resources',
+        'browse_shelf',
+        ...Object.values(APP_TOOLS),
+      ]);
+      expect(byName.get('browse_shelf')?._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['model', 'app'] }, 'ui/resourceUri': APP_URI });
+      for (const name of Object.values(APP_TOOLS)) expect(byName.get(name)?._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['app'] } });
+      // The view reads exactly what read_resource takes.
+      expect(byName.get(APP_TOOLS.read)?.inputSchema).toEqual(byName.get('read_resource')?.inputSchema);
+      if (way.startsWith('legacy')) expect(c.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/ui': {} });
 
-    const { contents } = await c.readResource({ uri: APP_URI });
-    expect(contents).toHaveLength(1);
-    const [view] = contents as Array<{ uri: string; mimeType: string; text: string; _meta: unknown }>;
-    expect(view).toMatchObject({ uri: APP_URI, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } } });
-    expect(view?.text).toBe(await readFile(path.join(ROOT, 'dist', 'electron', 'shelf-app.html'), 'utf8'));
-    // One document, nothing to fetch: no script, style sheet or image by URL.
-    expect(view?.text).toMatch(/^<!doctype html>/i);
-    expect(view?.text).not.toMatch(/<script[^>]*\ssrc=|<link[^>]*\shref=|url\(\s*['"]?https?:/i);
-    await expect(c.readResource({ uri: 'ui://mcp-shelf/other.html' })).rejects.toMatchObject({ code: -32602, data: { uri: 'ui://mcp-shelf/other.html' } });
-    // The model's read tool is for files: the view is no file.
-    expect((await c.callTool({ name: 'read_resource', arguments: { uri: APP_URI } })).isError).toBe(true);
-  });
+      const { contents } = await c.readResource({ uri: APP_URI });
+      expect(contents).toHaveLength(1);
+      const [view] = contents as Array<{ uri: string; mimeType: string; text: string; _meta: unknown }>;
+      expect(view).toMatchObject({
+        uri: APP_URI,
+        mimeType: RESOURCE_MIME_TYPE,
+        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } },
+      });
+      expect(view?.text).toBe(await readFile(path.join(ROOT, 'dist', 'electron', 'shelf-app.html'), 'utf8'));
+      // One document, nothing to fetch: no script, style sheet or image by URL.
+      expect(view?.text).toMatch(/^<!doctype html>/i);
+      expect(view?.text).not.toMatch(/<script[^>]*\ssrc=|<link[^>]*\shref=|url\(\s*['"]?https?:/i);
+      await expect(c.readResource({ uri: 'ui://mcp-shelf/other.html' })).rejects.toMatchObject({ code: -32602, data: { uri: 'ui://mcp-shelf/other.html' } });
+      // The model's read tool is for files: the view is no file.
+      expect((await c.callTool({ name: 'read_resource', arguments: { uri: APP_URI } })).isError).toBe(true);
+    },
+  );
 
   it('the view reads through the same rules, ask-before-read and history, filed as read by the app', async () => {
     const c = await connect('modern bridge', UI, 'App Host');

@@ -37,10 +37,14 @@ describe('heavy queries do not hold other clients', () => {
     shelf = await startShelf([root]);
     heavy = await connectSdkClient(shelf.socketPath, 'heavy');
     other = await connectSdkClient(shelf.socketPath, 'other');
-    await eventually(async () => {
-      const r = (await heavy.callTool({ name: 'search_resources', arguments: { query: 'hello' } })) as ToolResult;
-      return r.structuredContent?.indexing === false;
-    }, 60_000, 'the index to be built');
+    await eventually(
+      async () => {
+        const r = (await heavy.callTool({ name: 'search_resources', arguments: { query: 'hello' } })) as ToolResult;
+        return r.structuredContent?.indexing === false;
+      },
+      60_000,
+      'the index to be built',
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -87,7 +91,8 @@ describe('heavy queries do not hold other clients', () => {
   });
 
   it('four phrase searches over 60 MB at once: each page reads a bounded share and goes on by cursor, and another client is served throughout', async () => {
-    const search = () => heavy.callTool({ name: 'search_resources', arguments: { query: '"annual numbers were better"', maxResults: 100 } }) as Promise<ToolResult>;
+    const search = () =>
+      heavy.callTool({ name: 'search_resources', arguments: { query: '"annual numbers were better"', maxResults: 100 } }) as Promise<ToolResult>;
     const { result, served } = await whileReading(() => Promise.all([search(), search(), search(), search()]));
     for (const r of result) {
       const page = r.structuredContent as { results: unknown[]; nextCursor?: string };
@@ -99,7 +104,9 @@ describe('heavy queries do not hold other clients', () => {
   }, 60_000);
 
   it('grep with a pattern that backtracks for ages elsewhere runs in linear time in a worker', async () => {
-    const { result, served } = await whileReading(() => heavy.callTool({ name: 'grep_resources', arguments: { pattern: '(\\w+\\s?)+$X', glob: 'big/*' } }) as Promise<ToolResult>);
+    const { result, served } = await whileReading(
+      () => heavy.callTool({ name: 'grep_resources', arguments: { pattern: '(\\w+\\s?)+$X', glob: 'big/*' } }) as Promise<ToolResult>,
+    );
     expect(result.isError).toBeFalsy();
     expect(result.content[0]?.text).toMatch(/^No line matches/);
     expect(served).toBeGreaterThan(4);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 describe('newline-delimited JSON-RPC on the socket', () => {
   let root: string;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
-import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 // Files over 1 MiB are streamed to socket clients in chunks; these check that
 // what arrives is exactly what a whole reply would have been.
@@ -100,7 +100,9 @@ describe('large reads are streamed', () => {
 
   it('other replies on the same connection never land inside a streamed one', async () => {
     const c = await rawLines(shelf.socketPath);
-    c.sock.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mix', version: '1' } } })}\n`);
+    c.sock.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mix', version: '1' } } })}\n`,
+    );
     for (let i = 1; i <= 6; i++) {
       c.sock.write(readRequest(i, uriOf(root, i % 2 ? 'big.bin' : 'big.txt')));
       c.sock.write(readRequest(`s${i}`, uriOf(root, 'small.txt')));

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
-import { connectSdkClient, type ShelfProcess,startShelf } from '../support/shelfProcess.js';
+import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 describe('read-only tools that mirror the resources', () => {
   let root: string;
@@ -39,7 +39,17 @@ describe('read-only tools that mirror the resources', () => {
 
   it('lists the four tools, browse_shelf and the four of the in-chat app, each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf', 'shelf_app_list', 'shelf_app_find', 'shelf_app_search', 'shelf_app_read']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'list_resources',
+      'read_resource',
+      'search_resources',
+      'grep_resources',
+      'browse_shelf',
+      'shelf_app_list',
+      'shelf_app_find',
+      'shelf_app_search',
+      'shelf_app_read',
+    ]);
     for (const t of tools) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema.type).toBe('object');
@@ -59,7 +69,10 @@ describe('read-only tools that mirror the resources', () => {
     const text = (first.content[0] as { text: string }).text;
     expect(text).toContain(`cursor "${page1.nextCursor}"`);
     expect(text).toContain(`${uriOf(root, 'many/f0000.txt')}\ttext/plain\t`);
-    const second = (await call('list_resources', { cursor: page1.nextCursor })).structuredContent as { resources: Array<{ name: string }>; nextCursor?: string };
+    const second = (await call('list_resources', { cursor: page1.nextCursor })).structuredContent as {
+      resources: Array<{ name: string }>;
+      nextCursor?: string;
+    };
     expect(second.resources.length).toBe(1205 - 1000); // 1,204 in one folder, 1 in the other
     expect(second.nextCursor).toBeUndefined();
     const all = [...page1.resources, ...second.resources].map((r) => r.name);

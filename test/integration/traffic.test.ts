@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TrafficLog } from '../../electron/core/traffic/trafficLog.js';
 import type { TrafficEntry } from '../../shared/shelfApi.js';
-import { eventually,makeTree, uriOf } from '../support/fixtures.js';
+import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectSdkClient } from '../support/shelfProcess.js';
@@ -52,7 +52,10 @@ describe('traffic log with a real SDK client on the socket', () => {
     const reply = await raw.request('resources/read', { uri: uriOf(root, 'big.bin') });
     expect((reply.result as { contents: Array<{ blob: string }> }).contents[0]?.blob.length).toBe(13981016);
     raw.close();
-    const res = svc.service.traffic.query({ method: 'resources/read' }).filter((e) => e.kind === 'response').at(-1);
+    const res = svc.service.traffic
+      .query({ method: 'resources/read' })
+      .filter((e) => e.kind === 'response')
+      .at(-1);
     expect(res?.bytes).toBeGreaterThan(13 * 1024 * 1024); // base64 of 10 MiB on the wire
     expect(res?.truncated).toBe(true);
     expect(res?.payload.length).toBeLessThan(4096);
@@ -84,7 +87,10 @@ describe('traffic log with a real SDK client on the socket', () => {
   it('exports JSON Lines', async () => {
     const connectionId = svc.service.traffic.query({ text: 'traffic-test' })[0]?.connectionId;
     const text = await svc.service.exportTraffic({ method: 'initialize', connectionId });
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as TrafficEntry);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TrafficEntry);
     expect(lines.map((l) => l.kind)).toEqual(['request', 'response']);
   });
 });
@@ -133,11 +139,20 @@ describe('pairing replies with requests', () => {
       await svc.service.addFolders([root]);
       const raw = await RawClient.initialized(svc.service.socketPath);
       // One chunk: both are open at once.
-      raw.send(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: uriOf(root, 'one.txt') } })}\n${JSON.stringify({ jsonrpc: '2.0', id: '1', method: 'resources/read', params: { uri: uriOf(root, 'two.txt') } })}\n`);
+      raw.send(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: uriOf(root, 'one.txt') } })}\n${JSON.stringify({ jsonrpc: '2.0', id: '1', method: 'resources/read', params: { uri: uriOf(root, 'two.txt') } })}\n`,
+      );
       await raw.waitFor((m) => m.id === 1);
       await raw.waitFor((m) => m.id === '1');
-      const replies = svc.service.traffic.query({ connectionId: svc.service.traffic.query({ method: 'initialize' }).at(-1)?.connectionId }).filter((e) => e.kind === 'response' && e.id !== null && e.method !== 'initialize');
-      expect(replies.map((e) => [e.id, e.method, e.target?.slice(-7)])).toEqual(expect.arrayContaining([[1, 'resources/read', 'one.txt'], ['1', 'resources/read', 'two.txt']]));
+      const replies = svc.service.traffic
+        .query({ connectionId: svc.service.traffic.query({ method: 'initialize' }).at(-1)?.connectionId })
+        .filter((e) => e.kind === 'response' && e.id !== null && e.method !== 'initialize');
+      expect(replies.map((e) => [e.id, e.method, e.target?.slice(-7)])).toEqual(
+        expect.arrayContaining([
+          [1, 'resources/read', 'one.txt'],
+          ['1', 'resources/read', 'two.txt'],
+        ]),
+      );
       expect(replies.every((e) => e.durationMs !== null)).toBe(true);
       raw.close();
     } finally {
@@ -161,7 +176,10 @@ describe('what the traffic log keeps of a small read', () => {
       const kept = async (name: string) => {
         const reply = await raw.request('resources/read', { uri: uriOf(root, name) });
         expect((reply.result as { contents: Array<{ text: string }> }).contents[0]?.text).toBe(name === 'short.txt' ? 'short' : text);
-        return svc.service.traffic.query({ method: 'resources/read' }).filter((e) => e.kind === 'response').at(-1) as TrafficEntry;
+        return svc.service.traffic
+          .query({ method: 'resources/read' })
+          .filter((e) => e.kind === 'response')
+          .at(-1) as TrafficEntry;
       };
       // Read twice: the second comes from the reply cache (its cut form made once).
       for (const entry of [await kept('settled.txt'), await kept('settled.txt'), await kept('fresh.txt')]) {

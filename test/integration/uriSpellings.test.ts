@@ -43,52 +43,65 @@ describe('subscriptions and listens by an equivalent URI spelling', () => {
     ['stdio', '2026-07-28', '2026-07-28'],
     ['http', 'legacy', '2025-11-25'],
     ['http', '2026-07-28', '2026-07-28'],
-  ])('the Python SDK over %s in mode %s hears about a file it subscribed to by Path.as_uri()', async (kind, mode, revision) => {
-    const [target, secret] = kind === 'stdio' ? [CLI, shelf.socketPath] : [shelf.http?.url as string, shelf.http?.token as string];
-    const { stdout } = await run(PYTHON, [SCRIPT, kind, target, secret, mode, path.join(root, 'r&d.txt')], { timeout: 60_000 });
-    const seen = JSON.parse(stdout) as { protocolVersion: string; subscribed: string; received: string[] };
-    expect(seen.protocolVersion).toBe(revision);
-    expect(seen.subscribed).toContain('r%26d.txt'); // not the listed spelling
-    expect(seen.subscribed).not.toBe(uriOf(root, 'r&d.txt'));
-    expect(seen.received).toEqual([seen.subscribed]);
-  }, 90_000);
+  ])(
+    'the Python SDK over %s in mode %s hears about a file it subscribed to by Path.as_uri()',
+    async (kind, mode, revision) => {
+      const [target, secret] = kind === 'stdio' ? [CLI, shelf.socketPath] : [shelf.http?.url as string, shelf.http?.token as string];
+      const { stdout } = await run(PYTHON, [SCRIPT, kind, target, secret, mode, path.join(root, 'r&d.txt')], { timeout: 60_000 });
+      const seen = JSON.parse(stdout) as { protocolVersion: string; subscribed: string; received: string[] };
+      expect(seen.protocolVersion).toBe(revision);
+      expect(seen.subscribed).toContain('r%26d.txt'); // not the listed spelling
+      expect(seen.subscribed).not.toBe(uriOf(root, 'r&d.txt'));
+      expect(seen.received).toEqual([seen.subscribed]);
+    },
+    90_000,
+  );
 
   it.each([
     ['bridge', 'legacy'],
     ['bridge', 'modern'],
     ['http', 'legacy'],
     ['http', 'modern'],
-  ] as const)('the TypeScript v2 client over %s (%s) gets updates in each spelling it used', async (via, era) => {
-    const listed = uriOf(root, 'q&a.txt');
-    const encoded = listed.replace('q&a', 'q%26a');
-    const withHost = encoded.replace('file:///', 'file://localhost/');
-    const client = new Client({ name: `ts-${via}-${era}`, version: '2.0.0' }, { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } });
-    const transport =
-      via === 'bridge'
-        ? new StdioClientTransport({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath], stderr: 'pipe' })
-        : new StreamableHTTPClientTransport(new URL(shelf.http?.url as string), { requestInit: { headers: { Authorization: `Bearer ${shelf.http?.token}` } } });
-    await client.connect(transport);
-    try {
-      const heard: string[] = [];
-      client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
-      if (era === 'modern') {
-        const sub = await client.listen({ resourceSubscriptions: [encoded, withHost] });
-        expect(sub.honoredFilter).toEqual({ resourceSubscriptions: [encoded, withHost] });
-      } else {
-        await client.subscribeResource({ uri: encoded });
-        await client.subscribeResource({ uri: withHost });
+  ] as const)(
+    'the TypeScript v2 client over %s (%s) gets updates in each spelling it used',
+    async (via, era) => {
+      const listed = uriOf(root, 'q&a.txt');
+      const encoded = listed.replace('q&a', 'q%26a');
+      const withHost = encoded.replace('file:///', 'file://localhost/');
+      const client = new Client(
+        { name: `ts-${via}-${era}`, version: '2.0.0' },
+        { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+      );
+      const transport =
+        via === 'bridge'
+          ? new StdioClientTransport({ command: process.execPath, args: [CLI, 'connect', '--socket', shelf.socketPath], stderr: 'pipe' })
+          : new StreamableHTTPClientTransport(new URL(shelf.http?.url as string), {
+              requestInit: { headers: { Authorization: `Bearer ${shelf.http?.token}` } },
+            });
+      await client.connect(transport);
+      try {
+        const heard: string[] = [];
+        client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+        if (era === 'modern') {
+          const sub = await client.listen({ resourceSubscriptions: [encoded, withHost] });
+          expect(sub.honoredFilter).toEqual({ resourceSubscriptions: [encoded, withHost] });
+        } else {
+          await client.subscribeResource({ uri: encoded });
+          await client.subscribeResource({ uri: withHost });
+        }
+        // Reads take either spelling too (they did before); the file is the same.
+        expect((await client.readResource({ uri: encoded })).contents[0]).toMatchObject({ uri: encoded });
+        const deadline = Date.now() + 30_000;
+        for (let i = 0; heard.length < 2 && Date.now() < deadline; i++) {
+          await appendFile(path.join(root, 'q&a.txt'), `change ${i}\n`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        expect(new Set(heard)).toEqual(new Set([encoded, withHost]));
+        expect(heard).not.toContain(listed);
+      } finally {
+        await client.close();
       }
-      // Reads take either spelling too (they did before); the file is the same.
-      expect((await client.readResource({ uri: encoded })).contents[0]).toMatchObject({ uri: encoded });
-      const deadline = Date.now() + 30_000;
-      for (let i = 0; heard.length < 2 && Date.now() < deadline; i++) {
-        await appendFile(path.join(root, 'q&a.txt'), `change ${i}\n`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      expect(new Set(heard)).toEqual(new Set([encoded, withHost]));
-      expect(heard).not.toContain(listed);
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -114,7 +114,9 @@ export async function scannedPdf(pages: string[], dpi = 110, textPages: number[]
         continue;
       }
       const grey = rendered.renderGrey(i, dpi);
-      const png = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).png().toBuffer();
+      const png = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } })
+        .png()
+        .toBuffer();
       page.drawImage(await out.embedPng(png), { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
     }
   } finally {
@@ -151,5 +153,10 @@ export function pngDeclaring(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit grey
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(width + 1))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -40,7 +40,8 @@ export function epub(chapters: Array<{ title: string; paragraphs: string[] }>): 
 
 const ODF_NS =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
-const STYLES = '<office:automatic-styles><style:style style:name="P1" style:family="paragraph"><style:text-properties style:font-name="Stylefontword"/></style:style></office:automatic-styles>';
+const STYLES =
+  '<office:automatic-styles><style:style style:name="P1" style:family="paragraph"><style:text-properties style:font-name="Stylefontword"/></style:style></office:automatic-styles>';
 
 function odf(mimetype: string, body: string): Buffer {
   return packageZip(mimetype, {
@@ -52,7 +53,8 @@ function odf(mimetype: string, body: string): Buffer {
 /** An EPUB of one chapter, as given. */
 export function epubOfChapter(xhtml: string): Buffer {
   return packageZip('application/epub+zip', {
-    'META-INF/container.xml': '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="c.opf"/></rootfiles></container>',
+    'META-INF/container.xml':
+      '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="c.opf"/></rootfiles></container>',
     'c.opf': '<package xmlns="http://www.idpf.org/2007/opf"><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
     'a.xhtml': xhtml,
   });
@@ -140,7 +142,20 @@ export function notebook(markdown: string, code: string, printed: string): strin
           { output_type: 'display_data', metadata: {}, data: { 'image/png': png, 'text/plain': ['<Figure size 640x480>'] } },
         ],
       },
-      { cell_type: 'code', execution_count: 2, metadata: {}, source: '1/0', outputs: [{ output_type: 'error', ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'] }] },
+      {
+        cell_type: 'code',
+        execution_count: 2,
+        metadata: {},
+        source: '1/0',
+        outputs: [
+          {
+            output_type: 'error',
+            ename: 'ZeroDivisionError',
+            evalue: 'division by zero',
+            traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'],
+          },
+        ],
+      },
     ],
   });
 }
@@ -170,7 +185,14 @@ export function eml(o: { from: string; to: string; subject: string; text: string
     ...(o.html !== undefined ? [`--${alt}`, 'Content-Type: text/html; charset=utf-8', '', o.html] : []),
     `--${alt}--`,
     ...(o.attachment
-      ? [`--${b}`, `Content-Type: application/pdf; name="${o.attachment.name}"`, `Content-Disposition: attachment; filename="${o.attachment.name}"`, 'Content-Transfer-Encoding: base64', '', o.attachment.bytes.toString('base64').replace(/.{76}/g, '$&\r\n')]
+      ? [
+          `--${b}`,
+          `Content-Type: application/pdf; name="${o.attachment.name}"`,
+          `Content-Disposition: attachment; filename="${o.attachment.name}"`,
+          'Content-Transfer-Encoding: base64',
+          '',
+          o.attachment.bytes.toString('base64').replace(/.{76}/g, '$&\r\n'),
+        ]
       : []),
     `--${b}--`,
     '',
@@ -180,7 +202,9 @@ export function eml(o: { from: string; to: string; subject: string; text: string
 
 /** An mbox of messages (mboxrd: a body line starting "From " is written ">From "). */
 export function mbox(messages: string[]): string {
-  return messages.map((m, i) => `From sender${i}@example.com Tue Dec  1 10:00:00 2026\n${m.replace(/\r\n/g, '\n').replace(/^(>*From )/gm, '>$1')}\n`).join('\n');
+  return messages
+    .map((m, i) => `From sender${i}@example.com Tue Dec  1 10:00:00 2026\n${m.replace(/\r\n/g, '\n').replace(/^(>*From )/gm, '>$1')}\n`)
+    .join('\n');
 }
 
 /** A message whose MIME parts nest `depth` deep. */

@@ -47,7 +47,8 @@ export async function heapSnapshots(): Promise<HeapSnapshots> {
       const found: Array<{ start: string; bytes: number }> = [];
       for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
         const bytes = snapshot.nodes[i + size] as number;
-        if (bytes >= minBytes && types[snapshot.nodes[i + type] as number] === 'string') found.push({ start: (snapshot.strings[snapshot.nodes[i + name] as number] ?? '').slice(0, 40), bytes });
+        if (bytes >= minBytes && types[snapshot.nodes[i + type] as number] === 'string')
+          found.push({ start: (snapshot.strings[snapshot.nodes[i + name] as number] ?? '').slice(0, 40), bytes });
       }
       return found;
     },

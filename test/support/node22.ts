@@ -4,7 +4,10 @@ import { spawn } from 'node:child_process';
  * Runs a script under Node 22 (the conformance suite and the Inspector need
  * it), fetched from the npm registry by `npx -y node@22`.
  */
-export function runNode22(args: string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runNode22(
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const proc = spawn('npx', ['-y', 'node@22', ...args], {
       cwd: options.cwd,

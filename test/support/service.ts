@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { nodeBridgeCommand } from '../../electron/core/service/clientConfigs.js';
-import { type ServiceOptions,ShelfService } from '../../electron/core/service/shelfService.js';
+import { type ServiceOptions, ShelfService } from '../../electron/core/service/shelfService.js';
 import { CLI } from './shelfProcess.js';
 
 export interface TestService {

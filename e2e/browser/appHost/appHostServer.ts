@@ -124,7 +124,9 @@ export async function startAppHost(): Promise<AppHost> {
     } catch {
       // the restrictive default
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': cspHeader(csp), 'cache-control': 'no-store' }).end(sandboxPage(hostOrigin));
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': cspHeader(csp), 'cache-control': 'no-store' })
+      .end(sandboxPage(hostOrigin));
   });
   const sandboxPort = await listen(sandboxServer);
   return {

@@ -6,7 +6,13 @@
  * the test wires to a real MCP client of a running shelf. Built for the
  * browser by appHostServer.ts.
  */
-import { AppBridge, type McpUiHostCapabilities, type McpUiHostContext, type McpUiResourceCsp, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import {
+  AppBridge,
+  type McpUiHostCapabilities,
+  type McpUiHostContext,
+  type McpUiResourceCsp,
+  PostMessageTransport,
+} from '@modelcontextprotocol/ext-apps/app-bridge';
 
 type Tool = { name: string; _meta?: { ui?: { visibility?: string[] } } };
 

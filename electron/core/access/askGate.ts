@@ -115,10 +115,25 @@ export class AskGate {
     const busy = () => Promise.reject(notAllowed(target.uri, 'busy'));
     if (mine >= MAX_WAITING_PER_CONNECTION) return busy();
     if (ours >= MAX_WAITING_PER_PARTY) {
-      if (!this.displace((w) => w.party === party, (w) => String(w.ask.connectionId), mine)) return busy();
+      if (
+        !this.displace(
+          (w) => w.party === party,
+          (w) => String(w.ask.connectionId),
+          mine,
+        )
+      )
+        return busy();
       ours--;
     }
-    if (this.waiting.size >= MAX_WAITING && !this.displace(() => true, (w) => w.party, ours)) return busy();
+    if (
+      this.waiting.size >= MAX_WAITING &&
+      !this.displace(
+        () => true,
+        (w) => w.party,
+        ours,
+      )
+    )
+      return busy();
 
     const now = Date.now();
     const timeout = this.options.timeoutMs();
@@ -180,7 +195,8 @@ export class AskGate {
       folders.add(w.ask.folder);
       // The grant covers this client's other waiting reads from the same folder too.
       for (const other of [...this.waiting.values()]) {
-        if (other !== w && other.ask.allowClient && other.ask.connectionId === w.ask.connectionId && other.ask.folder === w.ask.folder) this.finish(other.ask.id, null);
+        if (other !== w && other.ask.allowClient && other.ask.connectionId === w.ask.connectionId && other.ask.folder === w.ask.folder)
+          this.finish(other.ask.id, null);
       }
     }
     this.finish(id, decision === 'deny' ? 'denied' : null);

@@ -96,12 +96,24 @@ export class ClientReads {
 
   /** The whole file, for the SDK's handlers. */
   read(uri: string, who: Requester, via: AccessEntry['via']): Promise<ReadOutcome> {
-    return this.run(uri, who, via, () => this.library.read(uri), (r) => ({ size: r.size }));
+    return this.run(
+      uri,
+      who,
+      via,
+      () => this.library.read(uri),
+      (r) => ({ size: r.size }),
+    );
   }
 
   /** A small file whole or a large one as a stream (the socket's fast path). */
   openRead(uri: string, who: Requester, via: AccessEntry['via']): Promise<WholeRead | { stream: FileStream }> {
-    return this.run(uri, who, via, () => this.library.openRead(uri), (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size, folder: r.folder }));
+    return this.run(
+      uri,
+      who,
+      via,
+      () => this.library.openRead(uri),
+      (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size, folder: r.folder }),
+    );
   }
 
   /** What the tools give this client (its profile from the name it declared, and the settings). */
@@ -114,7 +126,13 @@ export class ClientReads {
     const model = this.options.model;
     if (!model) throw new Error('no model reader on this shelf');
     const profile = this.profile(who);
-    const read = await this.run(args.uri, who, via, () => model.read(args, profile), (r) => ({ size: r.size, detail: r.detail }));
+    const read = await this.run(
+      args.uri,
+      who,
+      via,
+      () => model.read(args, profile),
+      (r) => ({ size: r.size, detail: r.detail }),
+    );
     return read.result;
   }
 

@@ -70,7 +70,6 @@ const segmentName = (firstSeq: number) => `history-${String(firstSeq).padStart(1
 /** The share of the byte budget noise may hold (see isNoise). */
 const NOISE_SHARE = 1 / 16;
 
-
 /** Bytes an entry takes on disk (its line). */
 const lineBytes = (e: AccessEntry): number => Buffer.byteLength(JSON.stringify(e)) + 1;
 
@@ -79,7 +78,9 @@ const cut = (s: string | null): string | null => (s === null ? null : keptString
 
 function isEntry(v: unknown): v is AccessEntry {
   const e = v as AccessEntry | null;
-  return !!e && typeof e === 'object' && Number.isSafeInteger(e.seq) && typeof e.time === 'number' && typeof e.uri === 'string' && typeof e.outcome === 'string';
+  return (
+    !!e && typeof e === 'object' && Number.isSafeInteger(e.seq) && typeof e.time === 'number' && typeof e.uri === 'string' && typeof e.outcome === 'string'
+  );
 }
 
 function matches(e: AccessEntry, q: HistoryQuery): boolean {
@@ -324,7 +325,10 @@ export class HistoryStore {
     if (isNoise(e)) {
       const size = lineBytes(e);
       if (this.noiseBytes + size > this.limits.maxBytes * NOISE_SHARE) {
-        if (this.noiseDropped++ === 0) this.log('Access history: not-found reads and refusals made without asking hold their share of the history; more of them are not kept until older ones go');
+        if (this.noiseDropped++ === 0)
+          this.log(
+            'Access history: not-found reads and refusals made without asking hold their share of the history; more of them are not kept until older ones go',
+          );
         return null;
       }
       this.noiseBytes += size;
@@ -429,10 +433,46 @@ export class HistoryStore {
       format === 'jsonl'
         ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
         : stringify(
-            entries.map((e) => [new Date(e.time).toISOString(), e.client, e.clientVersion, e.protocolVersion, e.transport, e.via, e.uri, e.folder, e.size, e.outcome, e.errorCode, e.errorReason ?? null, e.errorMessage, e.repeated ?? 1, e.detail ?? null, e.failure ?? null, e.search ? `${e.search.tool} ${e.search.query}` : null]),
+            entries.map((e) => [
+              new Date(e.time).toISOString(),
+              e.client,
+              e.clientVersion,
+              e.protocolVersion,
+              e.transport,
+              e.via,
+              e.uri,
+              e.folder,
+              e.size,
+              e.outcome,
+              e.errorCode,
+              e.errorReason ?? null,
+              e.errorMessage,
+              e.repeated ?? 1,
+              e.detail ?? null,
+              e.failure ?? null,
+              e.search ? `${e.search.tool} ${e.search.query}` : null,
+            ]),
             {
               header: true,
-              columns: ['time', 'client', 'clientVersion', 'protocolVersion', 'transport', 'via', 'uri', 'folder', 'size', 'outcome', 'errorCode', 'errorReason', 'errorMessage', 'reads', 'detail', 'failure', 'search'],
+              columns: [
+                'time',
+                'client',
+                'clientVersion',
+                'protocolVersion',
+                'transport',
+                'via',
+                'uri',
+                'folder',
+                'size',
+                'outcome',
+                'errorCode',
+                'errorReason',
+                'errorMessage',
+                'reads',
+                'detail',
+                'failure',
+                'search',
+              ],
               // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
               escape_formulas: true,
               // Where the list separator is ";" (many locales), an unquoted `x;=1+1;` splits into cells and the middle one is a formula.
@@ -499,7 +539,12 @@ export class HistoryStore {
       await this.flush();
       for (let i = this.segments.length - 1; i >= 0; i--) {
         const s = this.segments[i] as Segment;
-        if (s.firstSeq >= recentFrom || (q.beforeSeq !== undefined && s.firstSeq >= q.beforeSeq) || (q.since !== undefined && s.entries > 0 && s.lastTime < q.since)) continue;
+        if (
+          s.firstSeq >= recentFrom ||
+          (q.beforeSeq !== undefined && s.firstSeq >= q.beforeSeq) ||
+          (q.since !== undefined && s.entries > 0 && s.lastTime < q.since)
+        )
+          continue;
         const older: AccessEntry[] = [];
         for await (const e of readSegment(s.file)) if (e.seq < recentFrom) older.push(e);
         for (let j = older.length - 1; j >= 0; j--) if (!take(older[j] as AccessEntry)) return { entries, more: true, matched };
@@ -534,7 +579,17 @@ export class HistoryStore {
     const current = this.active;
     if (current && current.segment.bytes + bytes <= cap && Date.now() - (current.segment.lastTime || Date.now()) < 86_400_000) return current;
     await this.closeActive();
-    const segment: Segment = { file: path.join(this.dir, segmentName(first.seq)), firstSeq: first.seq, lastSeq: first.seq, firstTime: first.time, lastTime: first.time, bytes: 0, entries: 0, noise: 0, counted: true };
+    const segment: Segment = {
+      file: path.join(this.dir, segmentName(first.seq)),
+      firstSeq: first.seq,
+      lastSeq: first.seq,
+      firstTime: first.time,
+      lastTime: first.time,
+      bytes: 0,
+      entries: 0,
+      noise: 0,
+      counted: true,
+    };
     // 'wx': a segment is only ever created, never reopened.
     const handle = await open(segment.file, 'wx', 0o600);
     this.segments.push(segment);

@@ -26,7 +26,9 @@ export interface WorkerJobsOptions {
  * DataCloneError; Node 20 copied it quietly), and Buffer#slice copies nothing.
  */
 export function transferable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes)) as Uint8Array<ArrayBuffer>;
+  return (
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes)
+  ) as Uint8Array<ArrayBuffer>;
 }
 
 export class JobRefused extends Error {
@@ -118,7 +120,11 @@ export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }
   private spawn(): Worker {
     if (this.worker) return this.worker;
     const mb = this.options.memoryMb ?? 256;
-    const worker = new Worker(this.options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
+    const worker = new Worker(this.options.workerFile, {
+      resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 },
+      stdout: true,
+      stderr: true,
+    });
     worker.on('error', () => undefined); // surfaces as 'exit'
     // stdout belongs to MCP on the bridge's side of things: a worker's output is drained, never passed on.
     worker.stdout.resume();

@@ -42,7 +42,8 @@ export class HeldBytes {
       if (after > perConnection) {
         return `one connection's subscriptions and listens may keep at most ${size(perConnection)} of URIs; this one keeps ${size(before)} and this would add ${size(delta)} (unsubscribe or end a listen first)`;
       }
-      if (this.shared + sharedDelta > total) return `all clients' subscriptions and listens together may keep at most ${size(total)} of URIs, and they do; try again when others end theirs`;
+      if (this.shared + sharedDelta > total)
+        return `all clients' subscriptions and listens together may keep at most ${size(total)} of URIs, and they do; try again when others end theirs`;
     }
     this.shared += sharedDelta;
     this.held += delta;

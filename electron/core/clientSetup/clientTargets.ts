@@ -35,14 +35,70 @@ export interface ClientTarget {
 }
 
 export const CLIENT_TARGETS: readonly ClientTarget[] = [
-  { id: 'claude-desktop', client: 'Claude Desktop', key: 'mcpServers', typed: false, project: false, revision: '2025-11-25', shows: 'resources to the person (attach), tools to the model, MCP Apps in the chat' },
-  { id: 'claude-code', client: 'Claude Code (project .mcp.json)', key: 'mcpServers', typed: true, project: true, revision: '2025-11-25', shows: 'resources to the person (@ mentions) and to the model (list/read tools), tools; no apps' },
-  { id: 'vscode', client: 'VS Code', key: 'servers', typed: true, project: false, revision: '2025-11-25', shows: 'resources to the person (Add Context) and partly to the model, templates, tools, MCP Apps' },
-  { id: 'vscode-workspace', client: 'VS Code (workspace)', key: 'servers', typed: true, project: true, revision: '2025-11-25', shows: 'resources to the person (Add Context) and partly to the model, templates, tools, MCP Apps' },
-  { id: 'cursor', client: 'Cursor', key: 'mcpServers', typed: false, project: false, revision: '2025-11-25', shows: 'tools only (no resources), MCP Apps in the chat' },
-  { id: 'cursor-project', client: 'Cursor (project)', key: 'mcpServers', typed: false, project: true, revision: '2025-11-25', shows: 'tools only (no resources), MCP Apps in the chat' },
+  {
+    id: 'claude-desktop',
+    client: 'Claude Desktop',
+    key: 'mcpServers',
+    typed: false,
+    project: false,
+    revision: '2025-11-25',
+    shows: 'resources to the person (attach), tools to the model, MCP Apps in the chat',
+  },
+  {
+    id: 'claude-code',
+    client: 'Claude Code (project .mcp.json)',
+    key: 'mcpServers',
+    typed: true,
+    project: true,
+    revision: '2025-11-25',
+    shows: 'resources to the person (@ mentions) and to the model (list/read tools), tools; no apps',
+  },
+  {
+    id: 'vscode',
+    client: 'VS Code',
+    key: 'servers',
+    typed: true,
+    project: false,
+    revision: '2025-11-25',
+    shows: 'resources to the person (Add Context) and partly to the model, templates, tools, MCP Apps',
+  },
+  {
+    id: 'vscode-workspace',
+    client: 'VS Code (workspace)',
+    key: 'servers',
+    typed: true,
+    project: true,
+    revision: '2025-11-25',
+    shows: 'resources to the person (Add Context) and partly to the model, templates, tools, MCP Apps',
+  },
+  {
+    id: 'cursor',
+    client: 'Cursor',
+    key: 'mcpServers',
+    typed: false,
+    project: false,
+    revision: '2025-11-25',
+    shows: 'tools only (no resources), MCP Apps in the chat',
+  },
+  {
+    id: 'cursor-project',
+    client: 'Cursor (project)',
+    key: 'mcpServers',
+    typed: false,
+    project: true,
+    revision: '2025-11-25',
+    shows: 'tools only (no resources), MCP Apps in the chat',
+  },
   { id: 'windsurf', client: 'Windsurf', key: 'mcpServers', typed: false, project: false, revision: '2025-11-25', shows: 'tools only (no resources, no apps)' },
-  { id: 'gemini-cli', client: 'Gemini CLI', key: 'mcpServers', typed: false, project: false, revision: '2025-11-25', shows: 'resources to the person (@) and to the model (list/read tools), tools; no apps' },
+  {
+    id: 'gemini-cli',
+    client: 'Gemini CLI',
+    key: 'mcpServers',
+    typed: false,
+    project: false,
+    revision: '2025-11-25',
+    shows: 'resources to the person (@) and to the model (list/read tools), tools; no apps',
+  },
 ];
 
 export function targetOf(id: SetupClient): ClientTarget {
@@ -56,8 +112,7 @@ export interface Place {
   project?: string | null;
 }
 
-const homeOf = (env: NodeJS.ProcessEnv, platform: string): string =>
-  (platform === 'win32' ? env.USERPROFILE : env.HOME) || os.homedir();
+const homeOf = (env: NodeJS.ProcessEnv, platform: string): string => (platform === 'win32' ? env.USERPROFILE : env.HOME) || os.homedir();
 
 /** Where a desktop app keeps user data on this OS (Electron's appData). */
 function userDataDir(env: NodeJS.ProcessEnv, platform: string): string {
@@ -68,7 +123,12 @@ function userDataDir(env: NodeJS.ProcessEnv, platform: string): string {
 }
 
 /** The classic (non-Store) config file of each client; a project file for project targets. */
-export function configFilePath(client: SetupClient, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform, project: string = process.cwd()): string {
+export function configFilePath(
+  client: SetupClient,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: string = process.platform,
+  project: string = process.cwd(),
+): string {
   const home = homeOf(env, platform);
   switch (client) {
     case 'claude-desktop':

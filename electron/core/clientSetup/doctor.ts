@@ -66,7 +66,14 @@ async function onPath(command: string, env: NodeJS.ProcessEnv, platform: string)
   for (const dir of (env.PATH ?? env.Path ?? '').split(path.delimiter).filter(Boolean)) {
     for (const ext of exts) {
       const candidate = path.join(dir, command + ext);
-      if ((await stat(candidate).catch(() => null))?.isFile() && (await access(candidate, constants.X_OK).then(() => true, () => false))) return candidate;
+      if (
+        (await stat(candidate).catch(() => null))?.isFile() &&
+        (await access(candidate, constants.X_OK).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return candidate;
     }
   }
   return null;
@@ -83,13 +90,21 @@ function socketAnswers(socketPath: string, timeoutMs: number): Promise<string | 
     };
     const timer = setTimeout(() => done('no answer'), timeoutMs);
     socket.once('connect', () => done(null));
-    socket.once('error', (err: NodeJS.ErrnoException) => done(err.code === 'ENOENT' ? 'no such socket' : err.code === 'ECONNREFUSED' ? 'nothing listens there' : err.message));
+    socket.once('error', (err: NodeJS.ErrnoException) =>
+      done(err.code === 'ENOENT' ? 'no such socket' : err.code === 'ECONNREFUSED' ? 'nothing listens there' : err.message),
+    );
   });
 }
 
 function envelope(revision: string): Record<string, unknown> {
   return revision === '2026-07-28'
-    ? { _meta: { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'mcp-shelf-doctor', version: '1' } } }
+    ? {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': revision,
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'mcp-shelf-doctor', version: '1' },
+        },
+      }
     : {};
 }
 
@@ -118,7 +133,12 @@ function pick(resources: Array<{ uri?: unknown; mimeType?: unknown; size?: unkno
  * spoken to in the client's revision: the handshake (or discovery), a list,
  * a read, and an image and a document through the read tool.
  */
-async function roundTrip(entry: { command: string; args: string[]; env: Record<string, string> }, revision: string, options: DoctorOptions, cwd: string): Promise<DoctorStep[]> {
+async function roundTrip(
+  entry: { command: string; args: string[]; env: Record<string, string> },
+  revision: string,
+  options: DoctorOptions,
+  cwd: string,
+): Promise<DoctorStep[]> {
   const steps: DoctorStep[] = [];
   const ms = options.stepTimeoutMs ?? DEFAULT_STEP_MS;
   const peer = new StdioPeer(entry.command, entry.args, { env: { ...(options.env ?? process.env), ...entry.env }, cwd });
@@ -129,11 +149,20 @@ async function roundTrip(entry: { command: string; args: string[]; env: Record<s
         ? await peer.request('server/discover', meta, ms)
         : await peer.request('initialize', { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'mcp-shelf-doctor', version: '1' } }, ms);
     if (hello.error) throw new Error(`${hello.error.code}: ${hello.error.message}`);
-    const info = (revision === '2026-07-28' ? (hello.result?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'] : hello.result?.serverInfo) as { name?: string; title?: string; version?: string } | undefined;
+    const info = (
+      revision === '2026-07-28'
+        ? (hello.result?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo']
+        : hello.result?.serverInfo
+    ) as { name?: string; title?: string; version?: string } | undefined;
     if (revision !== '2026-07-28') peer.notify('notifications/initialized');
     // The bridge's stand-in answers when no shelf listens at its socket: it connects, to nothing.
     if (info?.title?.includes('not running')) throw new Error('the bridge started, but MCP Shelf is not running at the socket it names');
-    steps.push({ id: 'connect', label: `Connects (${revision === '2026-07-28' ? 'server/discover' : 'initialize'}, ${revision})`, status: 'pass', detail: `${info?.title ?? info?.name ?? 'a server'} ${info?.version ?? ''}`.trim() });
+    steps.push({
+      id: 'connect',
+      label: `Connects (${revision === '2026-07-28' ? 'server/discover' : 'initialize'}, ${revision})`,
+      status: 'pass',
+      detail: `${info?.title ?? info?.name ?? 'a server'} ${info?.version ?? ''}`.trim(),
+    });
   } catch (err) {
     const notRunning = (err as Error).message.includes('not running');
     steps.push({
@@ -158,11 +187,29 @@ async function roundTrip(entry: { command: string; args: string[]; env: Record<s
   await call('list', 'Lists the published files', 'resources/list', {}, (result) => {
     const resources = (Array.isArray(result.resources) ? result.resources : []) as Array<{ uri?: unknown; mimeType?: unknown }>;
     if (resources.some((r) => r.uri === NOT_RUNNING_URI)) {
-      return { id: 'list', label: 'Lists the published files', status: 'fail', detail: 'The bridge runs, but MCP Shelf is not running at the socket it names', fix: { text: 'Start MCP Shelf (the app, or mcp-shelf serve FOLDER…)' } };
+      return {
+        id: 'list',
+        label: 'Lists the published files',
+        status: 'fail',
+        detail: 'The bridge runs, but MCP Shelf is not running at the socket it names',
+        fix: { text: 'Start MCP Shelf (the app, or mcp-shelf serve FOLDER…)' },
+      };
     }
     found = pick(resources);
-    if (resources.length === 0) return { id: 'list', label: 'Lists the published files', status: 'fail', detail: 'The shelf answers, but publishes no files', fix: { text: 'Add a folder in MCP Shelf' } };
-    return { id: 'list', label: 'Lists the published files', status: 'pass', detail: `${resources.length}${result.nextCursor ? '+' : ''} resources on the first page` };
+    if (resources.length === 0)
+      return {
+        id: 'list',
+        label: 'Lists the published files',
+        status: 'fail',
+        detail: 'The shelf answers, but publishes no files',
+        fix: { text: 'Add a folder in MCP Shelf' },
+      };
+    return {
+      id: 'list',
+      label: 'Lists the published files',
+      status: 'pass',
+      detail: `${resources.length}${result.nextCursor ? '+' : ''} resources on the first page`,
+    };
   });
   const listed = steps.at(-1)?.status === 'pass';
   const target = found.text ?? found.document ?? found.image;
@@ -172,16 +219,25 @@ async function roundTrip(entry: { command: string; args: string[]; env: Record<s
     await call('read', 'Reads a file', 'resources/read', { uri: target }, (result) => {
       const c = (Array.isArray(result.contents) ? result.contents[0] : null) as { text?: string; blob?: string } | null;
       const size = c?.text !== undefined ? `${c.text.length} characters` : c?.blob !== undefined ? `${Math.floor((c.blob.length * 3) / 4)} bytes` : null;
-      return size ? { id: 'read', label: 'Reads a file', status: 'pass', detail: `${decodeURIComponent(target.split('/').pop() ?? target)}: ${size}` } : { id: 'read', label: 'Reads a file', status: 'fail', detail: 'The reply holds no contents' };
+      return size
+        ? { id: 'read', label: 'Reads a file', status: 'pass', detail: `${decodeURIComponent(target.split('/').pop() ?? target)}: ${size}` }
+        : { id: 'read', label: 'Reads a file', status: 'fail', detail: 'The reply holds no contents' };
     });
   }
   const toolRead = async (id: 'image' | 'document', label: string, uri: string | null, wanted: 'image' | 'text') => {
-    if (!listed || uri === null) return void steps.push({ id, label, status: 'skip', detail: listed ? `No ${id} on the first page of the list` : 'Nothing listed' });
+    if (!listed || uri === null)
+      return void steps.push({ id, label, status: 'skip', detail: listed ? `No ${id} on the first page of the list` : 'Nothing listed' });
     await call(id, label, 'tools/call', { name: 'read_resource', arguments: { uri } }, (result) => {
       const content = (Array.isArray(result.content) ? result.content : []) as Array<{ type?: string; text?: string }>;
       const part = content.find((c) => c.type === wanted && (wanted === 'image' || (c.text ?? '').length > 0));
-      if (result.isError === true || !part) return { id, label, status: 'fail', detail: content.find((c) => c.type === 'text')?.text?.slice(0, 300) ?? `No ${wanted} in the tool’s answer` };
-      return { id, label, status: 'pass', detail: `${decodeURIComponent(uri.split('/').pop() ?? uri)}: ${wanted === 'image' ? 'an image the model sees' : `${part.text?.length ?? 0} characters of text`}` };
+      if (result.isError === true || !part)
+        return { id, label, status: 'fail', detail: content.find((c) => c.type === 'text')?.text?.slice(0, 300) ?? `No ${wanted} in the tool’s answer` };
+      return {
+        id,
+        label,
+        status: 'pass',
+        detail: `${decodeURIComponent(uri.split('/').pop() ?? uri)}: ${wanted === 'image' ? 'an image the model sees' : `${part.text?.length ?? 0} characters of text`}`,
+      };
     });
   };
   await toolRead('image', 'An image through read_resource', found.image, 'image');
@@ -191,7 +247,12 @@ async function roundTrip(entry: { command: string; args: string[]; env: Record<s
 }
 
 /** Reads one config and checks its mcp-shelf entry; then runs it. */
-async function examine(target: ClientTarget, file: string, options: DoctorOptions, lookup: (parsed: Record<string, unknown>) => Entry | undefined): Promise<DoctorReport> {
+async function examine(
+  target: ClientTarget,
+  file: string,
+  options: DoctorOptions,
+  lookup: (parsed: Record<string, unknown>) => Entry | undefined,
+): Promise<DoctorReport> {
   const steps: DoctorStep[] = [];
   const revision = options.revision ?? target.revision;
   const report = (): DoctorReport => ({ target: target.id, client: target.client, file, revision, ok: !steps.some((s) => s.status === 'fail'), steps });
@@ -202,20 +263,38 @@ async function examine(target: ClientTarget, file: string, options: DoctorOption
     text = await readRegularText(file, { maxBytes: MAX_CONFIG_BYTES });
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    steps.push({ id: 'config', label: 'Config file', status: 'fail', detail: missing ? `${file} does not exist` : `Cannot read ${file}: ${(err as Error).message}`, fix: rewrite(`Create it with the mcp-shelf entry`) });
+    steps.push({
+      id: 'config',
+      label: 'Config file',
+      status: 'fail',
+      detail: missing ? `${file} does not exist` : `Cannot read ${file}: ${(err as Error).message}`,
+      fix: rewrite(`Create it with the mcp-shelf entry`),
+    });
     return report();
   }
   const errors: ParseError[] = [];
   const parsed = parse(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
   if (errors.length > 0 || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     const where = errors[0] ? `${printParseErrorCode(errors[0].error)} at line ${text.slice(0, errors[0].offset).split('\n').length}` : 'not a JSON object';
-    steps.push({ id: 'config', label: 'Config file', status: 'fail', detail: `${file} is not valid JSON (${where}); the client cannot read it either`, fix: { text: 'Correct the file by hand (MCP Shelf never rewrites a file it cannot parse)' } });
+    steps.push({
+      id: 'config',
+      label: 'Config file',
+      status: 'fail',
+      detail: `${file} is not valid JSON (${where}); the client cannot read it either`,
+      fix: { text: 'Correct the file by hand (MCP Shelf never rewrites a file it cannot parse)' },
+    });
     return report();
   }
   steps.push({ id: 'config', label: 'Config file', status: 'pass', detail: file });
   const entry = lookup(parsed as Record<string, unknown>);
   if (!entry || typeof entry !== 'object') {
-    steps.push({ id: 'entry', label: `The "${ENTRY}" entry`, status: 'fail', detail: `No "${ENTRY}" entry under "${target.key}"`, fix: rewrite('Add the entry') });
+    steps.push({
+      id: 'entry',
+      label: `The "${ENTRY}" entry`,
+      status: 'fail',
+      detail: `No "${ENTRY}" entry under "${target.key}"`,
+      fix: rewrite('Add the entry'),
+    });
     return report();
   }
   const args = Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string') ? (entry.args as string[]) : null;
@@ -240,7 +319,10 @@ async function examine(target: ClientTarget, file: string, options: DoctorOption
   steps.push({ id: 'entry', label: `The "${ENTRY}" entry`, status: 'pass', detail: [command, ...argv].join(' ') });
   // The command: an absolute path must be an executable file; a bare name must be on PATH; a script argument must exist.
   const resolved = path.isAbsolute(command)
-    ? (await access(command, constants.X_OK).then(() => command, () => null))
+    ? await access(command, constants.X_OK).then(
+        () => command,
+        () => null,
+      )
     : await onPath(command, { ...env, ...entryEnv }, platform);
   const script = argv.find((a) => /\.(c|m)?js$/.test(a) && path.isAbsolute(a));
   const scriptMissing = script !== undefined && !(await stat(script).catch(() => null))?.isFile();
@@ -249,7 +331,10 @@ async function examine(target: ClientTarget, file: string, options: DoctorOption
       id: 'command',
       label: 'The command runs',
       status: 'fail',
-      detail: resolved === null ? `${command} ${path.isAbsolute(command) ? 'is not an executable file' : 'is not on PATH'}` : `${script} does not exist (moved or not built?)`,
+      detail:
+        resolved === null
+          ? `${command} ${path.isAbsolute(command) ? 'is not an executable file' : 'is not on PATH'}`
+          : `${script} does not exist (moved or not built?)`,
       fix: rewrite('Rewrite the entry with this machine’s bridge command'),
     });
     return report();
@@ -281,7 +366,12 @@ async function examine(target: ClientTarget, file: string, options: DoctorOption
       fix: elsewhere ? rewrite(`Point the entry at ${elsewhere}, where this shelf listens`) : { text: 'Start MCP Shelf (the app, or mcp-shelf serve FOLDER…)' },
     });
   } else {
-    steps.push({ id: 'socket', label: 'The socket it names', status: 'pass', detail: `${socket}${reliesOnDefault}: a shelf listens${elsewhere ? ` (another one than this window’s, at ${elsewhere})` : ''}` });
+    steps.push({
+      id: 'socket',
+      label: 'The socket it names',
+      status: 'pass',
+      detail: `${socket}${reliesOnDefault}: a shelf listens${elsewhere ? ` (another one than this window’s, at ${elsewhere})` : ''}`,
+    });
   }
   const cwd = options.project ?? path.dirname(file);
   steps.push(...(await roundTrip({ command, args: argv, env: entryEnv }, revision, options, cwd)));
@@ -320,7 +410,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
       return top ?? (projects?.[options.project ?? process.cwd()]?.mcpServers?.[ENTRY] as Entry | undefined);
     });
     // Claude Code writes this file itself: the fix is its own command, never our edit.
-    for (const step of report.steps) if (step.fix?.action) step.fix = { text: 'Run: claude mcp add mcp-shelf -- <the bridge command shown in Connect a client>' };
+    for (const step of report.steps)
+      if (step.fix?.action) step.fix = { text: 'Run: claude mcp add mcp-shelf -- <the bridge command shown in Connect a client>' };
     reports.push(report);
   }
   return reports;

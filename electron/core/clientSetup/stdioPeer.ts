@@ -54,7 +54,9 @@ export class StdioPeer {
     });
     this.proc.stdin?.on('error', () => undefined); // a child that exits early closes its stdin under us
     this.proc.once('error', (err) => this.end(err));
-    this.proc.once('exit', (code, signal) => this.end(new Error(`the command exited (${signal ?? `code ${code}`})${this.tail ? `: ${this.tail.trim().split('\n').pop()}` : ''}`)));
+    this.proc.once('exit', (code, signal) =>
+      this.end(new Error(`the command exited (${signal ?? `code ${code}`})${this.tail ? `: ${this.tail.trim().split('\n').pop()}` : ''}`)),
+    );
   }
 
   /** The last lines the command wrote to stderr. */
@@ -92,10 +94,12 @@ export class StdioPeer {
         if (this.pending?.id === id) this.pending = null;
         reject(new Error(`no answer to ${method} within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
-      const done = <T>(f: (v: T) => void) => (v: T) => {
-        clearTimeout(timer);
-        f(v);
-      };
+      const done =
+        <T>(f: (v: T) => void) =>
+        (v: T) => {
+          clearTimeout(timer);
+          f(v);
+        };
       this.pending = { id, resolve: done(resolve), reject: done(reject) };
       this.proc.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });

@@ -68,7 +68,9 @@ export function profileFor(client: { name: string | null; protocolVersion: strin
     links: client.protocolVersion === null || client.protocolVersion >= LINKS_SINCE,
     embedOriginals: known?.embedOriginals ?? false,
   };
-  const override = client.name ? Object.entries(settings.clients).find(([name]) => name.toLowerCase() === (client.name as string).toLowerCase())?.[1] : undefined;
+  const override = client.name
+    ? Object.entries(settings.clients).find(([name]) => name.toLowerCase() === (client.name as string).toLowerCase())?.[1]
+    : undefined;
   if (!override) return base;
   return {
     ...base,

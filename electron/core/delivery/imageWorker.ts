@@ -58,7 +58,13 @@ async function forModel(req: ImageRequest): Promise<ImageReply> {
   const original: ImageInfo = { format: meta.format, width, height };
   if (!width || !height) return { id: req.id, ok: false, reason: 'corrupt', message: 'the image has no size', original };
   if (width * height > MAX_INPUT_PIXELS) {
-    return { id: req.id, ok: false, reason: 'too-large', message: `${width}×${height} is over the ${MAX_INPUT_PIXELS / 1e6} megapixels decoded at most`, original };
+    return {
+      id: req.id,
+      ok: false,
+      reason: 'too-large',
+      message: `${width}×${height} is over the ${MAX_INPUT_PIXELS / 1e6} megapixels decoded at most`,
+      original,
+    };
   }
   const upright = !meta.orientation || meta.orientation === 1;
   const passMime = PASS_THROUGH[meta.format];

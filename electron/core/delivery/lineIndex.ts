@@ -30,7 +30,8 @@ export interface FileVersion {
 const versionOf = (st: Stats): FileVersion => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
 
 /** The same file version: inode, size and change times (as the read paths compare them). */
-export const isVersion = (st: Stats, v: FileVersion) => st.dev === v.dev && st.ino === v.ino && st.size === v.size && st.mtimeMs === v.mtimeMs && st.ctimeMs === v.ctimeMs;
+export const isVersion = (st: Stats, v: FileVersion) =>
+  st.dev === v.dev && st.ino === v.ino && st.size === v.size && st.mtimeMs === v.mtimeMs && st.ctimeMs === v.ctimeMs;
 
 /** Bytes at the end of `buf` that start a UTF-8 sequence the buffer does not finish. */
 function cutSequence(buf: Buffer, end: number): number {
@@ -112,7 +113,7 @@ export class LineIndex {
     const unit = enc.unitBytes;
     const buf = Buffer.allocUnsafe(SCAN_CHUNK + 4);
     let carry = 0; // a UTF-16 unit (or, when validating, a UTF-8 sequence) cut by the chunk's end waits for the next read
-    for (let pos = from; pos < to; ) {
+    for (let pos = from; pos < to;) {
       const want = Math.min(SCAN_CHUNK, to - pos);
       const { bytesRead } = await readAsync(fd, buf, carry, want, pos);
       if (bytesRead === 0) throw new Error('the file shrank while it was indexed');
@@ -124,7 +125,7 @@ export class LineIndex {
         if (buf.subarray(0, end).includes(0) || !isUtf8(buf.subarray(0, whole))) return false;
       }
       // Carried bytes are looked at again: they hold no line end (a cut unit or sequence).
-      for (let at = 0; ; ) {
+      for (let at = 0; ;) {
         const next = enc.lineEnd(buf, at, end, base);
         if (next < 0) break;
         this.newlines++;

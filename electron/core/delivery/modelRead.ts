@@ -104,7 +104,8 @@ export class ModelReader {
     const kind = documentKind(rel);
     // A web page is read as its markup here (its visible text is at ?as=text); other documents as their text.
     if (library.documentsOn && kind && !SOURCE_KINDS.has(kind)) return this.readDocument(args, args.uri, profile);
-    if (args.pages !== undefined) throw ShelfError.invalidParams('pages is for documents (PDF, Office, OpenDocument, EPUB, notebooks, mail): use offset and limit for lines');
+    if (args.pages !== undefined)
+      throw ShelfError.invalidParams('pages is for documents (PDF, Office, OpenDocument, EPUB, notebooks, mail): use offset and limit for lines');
     const byName = typeFromName(rel);
     if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile);
     const opened = await library.openFile(args.uri);
@@ -116,7 +117,8 @@ export class ModelReader {
         handedOver = true;
         // Whatever --max-read-bytes says: that bounds one resources/read message, and a page is bounded by the budget.
         const whole = await library.read(args.uri, { limit: STREAM_FROM });
-        if ('text' in whole.contents) return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
+        if ('text' in whole.contents)
+          return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
         const mimeType = whole.contents.mimeType;
         if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile);
         return this.describeBinary(args.uri, rel, mimeType, whole.size, profile);
@@ -166,7 +168,11 @@ export class ModelReader {
     const whole = page.firstLine === 1 && page.startColumn === 1 && page.next === null && (page.lastLine === page.totalLines || page.totalLines === 0);
     const note = whole && !about ? null : pageNote(args, page, about?.prefix, this.budgetCut(page, args));
     const lines = page.totalLines === 0 ? 'empty' : describeLines(page);
-    const detail = about ? [about.parts, whole ? `all ${n(page.totalLines)} line(s)` : lines, 'text'].filter(Boolean).join(', ') : whole ? `all ${n(page.totalLines)} line(s)` : lines;
+    const detail = about
+      ? [about.parts, whole ? `all ${n(page.totalLines)} line(s)` : lines, 'text'].filter(Boolean).join(', ')
+      : whole
+        ? `all ${n(page.totalLines)} line(s)`
+        : lines;
     const content: CallToolResult['content'] = [{ type: 'text', text: page.text }];
     if (note) content.push({ type: 'text', text: note });
     return {
@@ -220,7 +226,9 @@ export class ModelReader {
     const page = kept.lines.page(this.pageRequest(args, profile));
     const partName = PART_NAMES[doc.kind].toLowerCase();
     const what = `${kindLabel(doc.kind)}, ${n(doc.parts)} ${partName}(s), ${sizeText(size)}`;
-    const partsText = kept.parts ? (kept.parts.to > kept.parts.from ? `${partName}s ${kept.parts.from}–${kept.parts.to}` : `${partName} ${kept.parts.from}`) + ` of ${kept.parts.total}` : undefined;
+    const partsText = kept.parts
+      ? (kept.parts.to > kept.parts.from ? `${partName}s ${kept.parts.from}–${kept.parts.to}` : `${partName} ${kept.parts.from}`) + ` of ${kept.parts.total}`
+      : undefined;
     const prefix = `Text extracted from ${path.posix.basename(rel)} (${what})${partsText ? `, ${partsText}` : ''}.`;
     const document = { kind: doc.kind, parts: doc.parts, partName: PART_NAMES[doc.kind], from: kept.parts?.from ?? 1, to: kept.parts?.to ?? doc.parts };
     const read = this.textResult(args, rel, page, size, 'text/plain', { prefix, document, ...(partsText ? { parts: partsText } : {}) });
@@ -235,7 +243,11 @@ export class ModelReader {
     let bytes: Buffer;
     try {
       if (!images || !profile.images || size > MAX_IMAGE_FILE_BYTES) {
-        const why = !profile.images ? 'this client is set to get images described, not shown' : !images ? 'images cannot be converted on this shelf' : `it is over the ${sizeText(MAX_IMAGE_FILE_BYTES)} an image may be to be shown`;
+        const why = !profile.images
+          ? 'this client is set to get images described, not shown'
+          : !images
+            ? 'images cannot be converted on this shelf'
+            : `it is over the ${sizeText(MAX_IMAGE_FILE_BYTES)} an image may be to be shown`;
         return this.describeBinary(uri, rel, mimeType, size, profile, why);
       }
       bytes = Buffer.allocUnsafe(size);
@@ -256,18 +268,29 @@ export class ModelReader {
       return this.describeBinary(uri, rel, mimeType, size, profile, `it cannot be shown: ${out.message}${dims ? ` (${dims.slice(2)})` : ''}`);
     }
     const original = `${out.original.format.toUpperCase()}, ${out.original.width}×${out.original.height} px, ${sizeText(size)}`;
-    const shown = out.converted ? `shown at ${out.width}×${out.height} as ${out.mimeType.slice(6).toUpperCase()} (${sizeText(out.data.length, false)})` : 'shown as it is';
+    const shown = out.converted
+      ? `shown at ${out.width}×${out.height} as ${out.mimeType.slice(6).toUpperCase()} (${sizeText(out.data.length, false)})`
+      : 'shown as it is';
     const result: CallToolResult = {
       content: [
         { type: 'image', data: Buffer.from(out.data.buffer, out.data.byteOffset, out.data.byteLength).toString('base64'), mimeType: out.mimeType },
         { type: 'text', text: `${name}: ${original}; ${shown}.` },
       ],
-      _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, image: { width: out.width, height: out.height, mimeType: out.mimeType, original: out.original, converted: out.converted } } },
+      _meta: {
+        [READ_META_KEY]: {
+          uri,
+          path: rel,
+          mimeType,
+          image: { width: out.width, height: out.height, mimeType: out.mimeType, original: out.original, converted: out.converted },
+        },
+      },
     };
     this.addOriginal(result, uri, rel, mimeType, size, profile);
     const words = await this.imageText(uri, profile);
     if (words) result.content.push({ type: 'text', text: words });
-    const detail = out.converted ? `image ${out.width}×${out.height} ${out.mimeType.slice(6).toUpperCase()} (from ${out.original.width}×${out.original.height} ${out.original.format.toUpperCase()})` : `image ${out.width}×${out.height} as it is`;
+    const detail = out.converted
+      ? `image ${out.width}×${out.height} ${out.mimeType.slice(6).toUpperCase()} (from ${out.original.width}×${out.original.height} ${out.original.format.toUpperCase()})`
+      : `image ${out.width}×${out.height} as it is`;
     return { result, size, detail: words ? `${detail}, with OCR text` : detail };
   }
 
@@ -277,7 +300,10 @@ export class ModelReader {
       `${name}: ${mimeType}, ${sizeText(size)}. ${why ? `Not shown: ${why}.` : 'It is binary, so its bytes are not shown here.'}`,
       `Its bytes are the resource ${uri} (resources/read gives them exactly, as base64), for a client that reads or attaches resources.`,
     ];
-    const result: CallToolResult = { content: [{ type: 'text', text: lines.join('\n') }], _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, described: true, size } } };
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: lines.join('\n') }],
+      _meta: { [READ_META_KEY]: { uri, path: rel, mimeType, described: true, size } },
+    };
     this.addOriginal(result, uri, rel, mimeType, size, profile);
     if (profile.embedOriginals && size <= MAX_EMBEDDED_BYTES) {
       const whole = await this.options.library.read(uri, { limit: MAX_EMBEDDED_BYTES }).catch(() => null);
@@ -340,7 +366,8 @@ function kindLabel(kind: DocumentKind): string {
 }
 
 function describeLines(page: Page): string {
-  if (page.cutLine) return `line ${n(page.firstLine)} of ${n(page.totalLines)}, characters ${n(page.startColumn)}–${n((page.next?.column ?? page.startColumn) - 1)}`;
+  if (page.cutLine)
+    return `line ${n(page.firstLine)} of ${n(page.totalLines)}, characters ${n(page.startColumn)}–${n((page.next?.column ?? page.startColumn) - 1)}`;
   const from = page.startColumn > 1 ? `line ${n(page.firstLine)} from character ${n(page.startColumn)}` : `line ${n(page.firstLine)}`;
   return page.lastLine > page.firstLine ? `${from.replace('line', 'lines')}–${n(page.lastLine)} of ${n(page.totalLines)}` : `${from} of ${n(page.totalLines)}`;
 }

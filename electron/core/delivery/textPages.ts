@@ -49,11 +49,14 @@ function firstLineOf(req: PageRequest, total: number): number {
 
 function checkRequest(req: PageRequest): void {
   if (req.limit !== undefined && (!Number.isInteger(req.limit) || req.limit < 1)) throw ShelfError.invalidParams('limit is a number of lines, at least 1');
-  if (req.column !== undefined && (!Number.isInteger(req.column) || req.column < 1)) throw ShelfError.invalidParams('column is 1-based: 1 is the first character of the line');
+  if (req.column !== undefined && (!Number.isInteger(req.column) || req.column < 1))
+    throw ShelfError.invalidParams('column is 1-based: 1 is the first character of the line');
 }
 
 const pastLine = (column: number, line: number, length: number) =>
-  ShelfError.invalidParams(`column ${column} is past the end of line ${line.toLocaleString('en')} (it has ${length.toLocaleString('en')} character(s), its line break included)`);
+  ShelfError.invalidParams(
+    `column ${column} is past the end of line ${line.toLocaleString('en')} (it has ${length.toLocaleString('en')} character(s), its line break included)`,
+  );
 
 /** What a page's text is cut from: a string or a file's bytes, as positions and characters. */
 interface Cuttable {
@@ -71,7 +74,14 @@ interface Cuttable {
  * than the budget alone is cut between characters. `atEnd`: `end` is the
  * text's end (else a line running past `end` is longer than the budget).
  */
-function fit(src: Cuttable, from: number, end: number, atEnd: boolean, budget: number, maxLines: number): { to: number; shown: number; cutUnits: number | null } {
+function fit(
+  src: Cuttable,
+  from: number,
+  end: number,
+  atEnd: boolean,
+  budget: number,
+  maxLines: number,
+): { to: number; shown: number; cutUnits: number | null } {
   let at = from;
   let used = 0;
   let shown = 0;
@@ -202,7 +212,11 @@ export class FileLines {
     const buf = Buffer.allocUnsafe(window);
     const { bytesRead } = window > 0 ? await readAsync(this.fd, buf, 0, window, pos) : { bytesRead: 0 };
     const fitted = fit(
-      { lineEnd: (at) => enc.lineEnd(buf, at, bytesRead, pos), units: (a, b) => enc.units(buf, a, b), advance: (a, stop, max) => enc.advance(buf, a, stop, max).at },
+      {
+        lineEnd: (at) => enc.lineEnd(buf, at, bytesRead, pos),
+        units: (a, b) => enc.units(buf, a, b),
+        advance: (a, stop, max) => enc.advance(buf, a, stop, max).at,
+      },
       0,
       bytesRead,
       pos + bytesRead >= this.size,

@@ -91,7 +91,8 @@ export class ExtractLane {
 
   submit(job: LaneJob): Promise<LaneOutcome> {
     if (this.closed) return Promise.resolve({ reason: 'busy', message: 'the server is stopping' });
-    if (this.queue.length >= (this.options.maxQueued ?? 64)) return Promise.resolve({ reason: 'busy', message: 'too many documents are waiting for extraction; try again shortly' });
+    if (this.queue.length >= (this.options.maxQueued ?? 64))
+      return Promise.resolve({ reason: 'busy', message: 'too many documents are waiting for extraction; try again shortly' });
     return new Promise<LaneOutcome>((resolve, reject) => {
       this.queue.push({ ...job, resolve, reject });
       this.pump();
@@ -136,7 +137,11 @@ export class ExtractLane {
       };
       const onMessage = (reply: ExtractReply) => {
         if (reply.id !== id) return;
-        done(reply.ok ? { text: reply.text, parts: reply.parts, ...(reply.pageTexts ? { pageTexts: reply.pageTexts } : {}) } : { reason: reply.reason, message: reply.message });
+        done(
+          reply.ok
+            ? { text: reply.text, parts: reply.parts, ...(reply.pageTexts ? { pageTexts: reply.pageTexts } : {}) }
+            : { reason: reply.reason, message: reply.message },
+        );
       };
       const onExit = () => {
         this.worker = null;
@@ -154,27 +159,34 @@ export class ExtractLane {
       let cpuAtStart: number | null = this.workerThread === null ? 0 : null;
       if (this.workerThread !== null) void threadCpuMs(this.workerThread).then((ms) => (cpuAtStart = ms ?? 0));
       const timedOut = (how: string) => done({ reason: 'timeout', message: `extracting it took more than ${Math.round(timeoutMs / 1000)} s${how}` }, true);
-      const timer = setInterval(() => {
-        const wall = Date.now() - started;
-        if (wall > timeoutMs * WALL_FACTOR) return timedOut(' (by the clock, on a busy machine)');
-        const thread = this.workerThread;
-        if (thread === null) {
-          if (wall > timeoutMs) timedOut('');
-          return;
-        }
-        void threadCpuMs(thread).then((ms) => {
-          if (ms === null) {
+      const timer = setInterval(
+        () => {
+          const wall = Date.now() - started;
+          if (wall > timeoutMs * WALL_FACTOR) return timedOut(' (by the clock, on a busy machine)');
+          const thread = this.workerThread;
+          if (thread === null) {
             if (wall > timeoutMs) timedOut('');
-          } else if (cpuAtStart !== null && ms - cpuAtStart > timeoutMs) timedOut(' of processor time');
-        });
-      }, Math.min(TIME_CHECK_MS, timeoutMs));
+            return;
+          }
+          void threadCpuMs(thread).then((ms) => {
+            if (ms === null) {
+              if (wall > timeoutMs) timedOut('');
+            } else if (cpuAtStart !== null && ms - cpuAtStart > timeoutMs) timedOut(' of processor time');
+          });
+        },
+        Math.min(TIME_CHECK_MS, timeoutMs),
+      );
       // ArrayBuffers (and WebAssembly memories) escape the worker's heap limit: the process's growth is watched instead.
       const watchdog = setInterval(() => {
         const now = growth.bytes();
         grown = Math.max(grown, now);
         over = now > budgetMb * 1024 * 1024 ? over + 1 : 0;
         if (over < OVER_SAMPLES) return;
-        if (this.options.othersRunning?.()) done({ reason: 'busy', message: `the shelf's document workers needed more than the ${budgetMb} MiB of memory allowed together; try again shortly` }, true);
+        if (this.options.othersRunning?.())
+          done(
+            { reason: 'busy', message: `the shelf's document workers needed more than the ${budgetMb} MiB of memory allowed together; try again shortly` },
+            true,
+          );
         else done({ reason: 'too-large', message: `extracting it needed more than the ${budgetMb} MiB of memory allowed` }, true);
       }, WATCH_MS);
       worker.on('message', onMessage);
@@ -189,7 +201,11 @@ export class ExtractLane {
     if (this.worker) return this.worker;
     this.workerThread = null;
     const mb = this.options.memoryMb ?? 512;
-    const worker = new Worker(this.options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 }, stdout: true, stderr: true });
+    const worker = new Worker(this.options.workerFile, {
+      resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 },
+      stdout: true,
+      stderr: true,
+    });
     worker.on('error', () => undefined); // an out-of-memory abort surfaces as 'exit'
     // The engines may warn on stdout/stderr: stdout belongs to MCP, so the worker's is drained.
     worker.stdout.resume();

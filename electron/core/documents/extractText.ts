@@ -90,7 +90,10 @@ async function pdfText(bytes: Uint8Array, ocr: OcrRequest | null): Promise<Extra
     }
     if (ocr && blank > 0) return { text: '', parts: parts.length, pageTexts: parts };
     if (chars === 0) throw new ExtractionError('no-text', `The PDF has ${doc.pageCount} page(s) but no text layer (a scan? it would need OCR, which is off)`);
-    return finish(parts, parts.map((_, i) => mark('Page', i + 1)));
+    return finish(
+      parts,
+      parts.map((_, i) => mark('Page', i + 1)),
+    );
   } finally {
     doc.close();
   }
@@ -115,9 +118,14 @@ async function pdfOcr(bytes: Uint8Array, pageTexts: string[], ocr: OcrRequest): 
       const text = await recognize(image, image.dpi, ocr);
       parts[i] = text === '' ? '' : `${OCR_NOTE}\n${text}`;
     }
-    if (parts.every((p) => p.trim() === '')) throw new ExtractionError('no-text', `The PDF has ${doc.pageCount} page(s), no text layer, and OCR found no text in them`);
-    const done = finish(parts, parts.map((_, i) => mark('Page', i + 1)));
-    if (left > 0) done.text += `\n[${left} more scanned page(s) not read by OCR: at most ${MAX_OCR_PAGES} pages and ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per document]\n`;
+    if (parts.every((p) => p.trim() === ''))
+      throw new ExtractionError('no-text', `The PDF has ${doc.pageCount} page(s), no text layer, and OCR found no text in them`);
+    const done = finish(
+      parts,
+      parts.map((_, i) => mark('Page', i + 1)),
+    );
+    if (left > 0)
+      done.text += `\n[${left} more scanned page(s) not read by OCR: at most ${MAX_OCR_PAGES} pages and ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per document]\n`;
     return done;
   } finally {
     doc.close();
@@ -140,7 +148,8 @@ async function imageOcr(bytes: Uint8Array, ocr: OcrRequest): Promise<Extracted> 
     parts.map((p) => `${OCR_NOTE}\n${p}`),
     parts.map((_, i) => mark('Page', i + 1)),
   );
-  if (parts.length < image.pages) done.text += `\n[${image.pages - parts.length} more page(s) not read by OCR: at most ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per image]\n`;
+  if (parts.length < image.pages)
+    done.text += `\n[${image.pages - parts.length} more page(s) not read by OCR: at most ${OCR_DOCUMENT_MS / 60_000} minutes of processor time per image]\n`;
   return done;
 }
 
@@ -169,7 +178,10 @@ async function xlsxText(bytes: Uint8Array): Promise<Extracted> {
   const cell = (v: unknown) => (v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v).replace(/[\t\n\r]+/g, ' '));
   const parts = sheets.map((s) => s.data.map((row) => row.map(cell).join('\t').replace(/\t+$/, '')).join('\n'));
   if (parts.every((p) => p.trim() === '')) throw new ExtractionError('no-text', 'The spreadsheet has no values');
-  return finish(parts, sheets.map((s) => mark('Sheet:', s.sheet)));
+  return finish(
+    parts,
+    sheets.map((s) => mark('Sheet:', s.sheet)),
+  );
 }
 
 const DRAWING_NS = 'http://schemas.openxmlformats.org/drawingml/2006/main';
@@ -183,10 +195,20 @@ async function pptxText(bytes: Uint8Array): Promise<Extracted> {
   const parts = slides.map((name) => {
     const xml = new DOMParser({ onError: () => undefined }).parseFromString(decoder.decode(files.get(name)), 'text/xml');
     const paragraphs = Array.from(xml.getElementsByTagNameNS(DRAWING_NS, 'p'));
-    return paragraphs.map((p) => Array.from(p.getElementsByTagNameNS(DRAWING_NS, 't')).map((t) => t.textContent ?? '').join('')).filter((l) => l.trim() !== '').join('\n');
+    return paragraphs
+      .map((p) =>
+        Array.from(p.getElementsByTagNameNS(DRAWING_NS, 't'))
+          .map((t) => t.textContent ?? '')
+          .join(''),
+      )
+      .filter((l) => l.trim() !== '')
+      .join('\n');
   });
   if (parts.every((p) => p.trim() === '')) throw new ExtractionError('no-text', 'The presentation has no text');
-  return finish(parts, parts.map((_, i) => mark('Slide', i + 1)));
+  return finish(
+    parts,
+    parts.map((_, i) => mark('Slide', i + 1)),
+  );
 }
 
 export function extractText(kind: DocumentKind, bytes: Uint8Array, options: ExtractOptions = { ocr: null, stage: 'text' }): Promise<Extracted> {
@@ -209,6 +231,8 @@ export function extractText(kind: DocumentKind, bytes: Uint8Array, options: Extr
       return Promise.reject(new ExtractionError('unsupported', 'An image has text only through OCR'));
     default:
       // EPUB, OpenDocument, RTF, HTML, notebooks and mail: formats/, within the same bounds.
-      return formatText(kind, bytes, { maxChars: MAX_TEXT_CHARS, maxExpandedBytes: MAX_EXPANDED_BYTES, maxParts: MAX_PARTS }).then((r) => finish(r.parts, r.names));
+      return formatText(kind, bytes, { maxChars: MAX_TEXT_CHARS, maxExpandedBytes: MAX_EXPANDED_BYTES, maxParts: MAX_PARTS }).then((r) =>
+        finish(r.parts, r.names),
+      );
   }
 }

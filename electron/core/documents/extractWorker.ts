@@ -37,11 +37,19 @@ export interface ExtractRequest {
   options: ExtractOptions;
 }
 
-export type ExtractReply = { id: number; ok: true; text: string; parts: number; pageTexts?: string[] } | { id: number; ok: false; reason: ExtractionError['reason']; message: string };
+export type ExtractReply =
+  { id: number; ok: true; text: string; parts: number; pageTexts?: string[] } | { id: number; ok: false; reason: ExtractionError['reason']; message: string };
 
 parentPort?.on('message', (req: ExtractRequest) => {
   extractText(req.kind, req.bytes, req.options).then(
-    (r) => parentPort?.postMessage({ id: req.id, ok: true, text: r.text, parts: r.parts, ...(r.pageTexts ? { pageTexts: r.pageTexts } : {}) } satisfies ExtractReply),
+    (r) =>
+      parentPort?.postMessage({
+        id: req.id,
+        ok: true,
+        text: r.text,
+        parts: r.parts,
+        ...(r.pageTexts ? { pageTexts: r.pageTexts } : {}),
+      } satisfies ExtractReply),
     (err: unknown) =>
       parentPort?.postMessage({
         id: req.id,

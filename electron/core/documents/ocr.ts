@@ -26,7 +26,6 @@ export interface OcrRequest {
   dataDirs: string[];
 }
 
-
 const require = createRequire(import.meta.url);
 
 interface TessApi {
@@ -80,7 +79,10 @@ async function tesseract(request: OcrRequest): Promise<{ api: TessApi; module: T
   const data = request.languages.map((lang) => ({ lang, data: languageData(lang, request.dataDirs) }));
   const missing = data.filter((d) => !d.data).map((d) => d.lang);
   if (missing.length) {
-    throw new ExtractionError('unsupported', `OCR language ${missing.join(', ')} is not installed (put ${missing[0]}.traineddata in the settings folder's ocr-languages folder)`);
+    throw new ExtractionError(
+      'unsupported',
+      `OCR language ${missing.join(', ')} is not installed (put ${missing[0]}.traineddata in the settings folder's ocr-languages folder)`,
+    );
   }
   // SIMD and LSTM only: every Node and Electron this runs on has WebAssembly SIMD, and the LSTM engine is the accurate one.
   const factory = require('tesseract.js-core/tesseract-core-simd-lstm.js') as (m: object) => Promise<TessModule>;
@@ -132,7 +134,10 @@ export async function recognize(image: GreyImage, dpi: number, request: OcrReque
     if (api.SetImageFile(1, 0) === 1) throw new ExtractionError('corrupt', 'The image could not be read for OCR');
     if (dpi > 0) api.SetSourceResolution(Math.round(dpi));
     if (api.Recognize(null) !== 0) return '';
-    const text = api.GetUTF8Text().replace(/\n{3,}/g, '\n\n').trim();
+    const text = api
+      .GetUTF8Text()
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
     // A photo, a drawing or noise gives a few "words" Tesseract itself doubts: not text worth giving anyone.
     if (api.MeanTextConf() < MIN_CONFIDENCE || (text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3) return '';
     return text;

@@ -21,7 +21,8 @@ export const MAX_IMAGE_PAGES = 50;
 sharp.cache(false);
 sharp.concurrency(1);
 
-const open = (bytes: Uint8Array, page = 0) => sharp(bytes, { limitInputPixels: MAX_OCR_INPUT_PIXELS, page, sequentialRead: true, failOn: 'none' }).timeout({ seconds: 30 });
+const open = (bytes: Uint8Array, page = 0) =>
+  sharp(bytes, { limitInputPixels: MAX_OCR_INPUT_PIXELS, page, sequentialRead: true, failOn: 'none' }).timeout({ seconds: 30 });
 
 export interface ImagePages {
   pages: number;
@@ -39,7 +40,8 @@ export async function imagePages(bytes: Uint8Array): Promise<ImagePages> {
   }
   const check = (width: number | undefined, height: number | undefined) => {
     if (!width || !height) throw new ExtractionError('corrupt', 'The image has no size');
-    if (width * height > MAX_OCR_INPUT_PIXELS) throw new ExtractionError('too-large', `The image is ${width}×${height} px, over the ${MAX_OCR_INPUT_PIXELS / 1e6} megapixels OCR reads`);
+    if (width * height > MAX_OCR_INPUT_PIXELS)
+      throw new ExtractionError('too-large', `The image is ${width}×${height} px, over the ${MAX_OCR_INPUT_PIXELS / 1e6} megapixels OCR reads`);
   };
   check(meta.width, meta.pageHeight ?? meta.height);
   return {
@@ -57,7 +59,12 @@ export async function imagePages(bytes: Uint8Array): Promise<ImagePages> {
           .raw()
           .toBuffer({ resolveWithObject: true });
         const scale = info.width / ((m.autoOrient?.width ?? m.width) || info.width);
-        return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height), dpi: m.density ? m.density * scale : 0 };
+        return {
+          width: info.width,
+          height: info.height,
+          data: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height),
+          dpi: m.density ? m.density * scale : 0,
+        };
       } catch (err) {
         if (err instanceof ExtractionError) throw err;
         throw new ExtractionError('corrupt', `Not a readable image (${(err as Error).message})`);

@@ -88,7 +88,7 @@ function directory(bytes: Uint8Array): Entry[] {
       offset: view.getUint32(at + 42, true),
     };
     // zip64: the sizes and offset that do not fit say 0xffffffff and follow in this extra field, in this order.
-    for (let x = at + 46 + nameLength; x + 4 <= at + 46 + nameLength + extraLength; ) {
+    for (let x = at + 46 + nameLength; x + 4 <= at + 46 + nameLength + extraLength;) {
       const id = view.getUint16(x, true);
       const length = view.getUint16(x + 2, true);
       if (id === 1) {

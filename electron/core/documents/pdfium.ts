@@ -30,7 +30,11 @@ const heapOf = (m: WrappedPdfiumModule): Uint8Array => (m.pdfium as unknown as {
 function pdfium(): Promise<WrappedPdfiumModule> {
   loaded ??= (async () => {
     const wasm = readFileSync(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm'));
-    const m = await init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer, print: () => undefined, printErr: () => undefined });
+    const m = await init({
+      wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer,
+      print: () => undefined,
+      printErr: () => undefined,
+    });
     m.PDFiumExt_Init();
     return m;
   })();
@@ -56,7 +60,7 @@ export class PdfiumDocument {
   static async open(bytes: Uint8Array): Promise<PdfiumDocument> {
     const m = await pdfium();
     const ptr = m.pdfium.wasmExports.malloc(bytes.byteLength);
-    if (!ptr) throw new ExtractionError('too-large', 'the PDF does not fit in the PDF engine\'s memory');
+    if (!ptr) throw new ExtractionError('too-large', "the PDF does not fit in the PDF engine's memory");
     heapOf(m).set(bytes, ptr);
     const doc = m.FPDF_LoadMemDocument(ptr, bytes.byteLength, '');
     if (!doc) {
@@ -83,7 +87,11 @@ export class PdfiumDocument {
         try {
           const written = m.FPDFText_GetText(textPage, 0, count, buf);
           // UTF-16, ending in a NUL; PDFium ends lines with \r\n and marks soft hyphens and generated breaks with U+FFFE/U+0002.
-          return m.pdfium.UTF16ToString(buf, Math.max(0, written - 1) * 2).replace(/\r\n?/g, '\n').replaceAll('\uFFFE', '').replaceAll('\u0002', '');
+          return m.pdfium
+            .UTF16ToString(buf, Math.max(0, written - 1) * 2)
+            .replace(/\r\n?/g, '\n')
+            .replaceAll('\uFFFE', '')
+            .replaceAll('\u0002', '');
         } finally {
           m.pdfium.wasmExports.free(buf);
         }

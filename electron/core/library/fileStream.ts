@@ -61,7 +61,7 @@ async function readFully(fd: number, buf: Buffer, offset: number, length: number
 async function legacyOf(fd: number, size: number, fileName: string, buf: Buffer): Promise<LegacyEncoding | null> {
   const evidence = new LegacyEvidence();
   let sample = Buffer.alloc(0);
-  for (let pos = 0; pos < size; ) {
+  for (let pos = 0; pos < size;) {
     const got = await readFully(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
     if (got === 0) break;
     if (pos === 0) sample = Buffer.from(buf.subarray(0, Math.min(got, LEGACY_SAMPLE_BYTES)));
@@ -87,7 +87,7 @@ export async function scanKind(fd: number, uri: string, limit: number, first: St
     let encoding: KindScan['encoding'] = 'utf-8';
     let carry = 0;
     let notUtf8 = false;
-    for (let pos = 0; pos < size; ) {
+    for (let pos = 0; pos < size;) {
       const got = await readFully(fd, buf, carry, Math.min(CHUNK, size - pos), pos);
       if (got === 0) break;
       if (pos === 0) {
@@ -186,7 +186,7 @@ export class FileStream {
       const filled = carry + got;
       const last = pos >= this.size;
       carry = 0;
-      for (let at = 0; at < filled; ) {
+      for (let at = 0; at < filled;) {
         let end = Math.min(filled, at + PIECE);
         if (this.kind === 'blob' && !(last && end === filled)) {
           end -= (end - at) % 3;

@@ -111,7 +111,10 @@ export async function scanTree(
       continue; // a subfolder we cannot read is skipped, the rest is served
     }
     first = false;
-    await rules.loadGitignore(dir, dirents.some((d) => d.name === '.gitignore'));
+    await rules.loadGitignore(
+      dir,
+      dirents.some((d) => d.name === '.gitignore'),
+    );
     const files: string[] = [];
     for (const d of dirents) {
       const rel = dir === '' ? d.name : `${dir}/${d.name}`;

@@ -20,7 +20,6 @@ import { openPublished, openRead, readBytes, type ReadOutcome, safeRead, type Wh
 import { ShelfError } from './shelfError.js';
 import { pathToUri, relativeBelow, uriToPath } from './uriPath.js';
 
-
 export interface ResourceTemplateInfo {
   uriTemplate: string;
   name: string;
@@ -131,10 +130,16 @@ export class Library {
   }
 
   private createFolder(id: number, abs: string, rules: RuleOptions): PublishedFolder {
-    return new PublishedFolder(id, abs, rules, {
-      onChange: (f, change) => this.onFolderChange(f, change),
-      onState: (f, message) => this.emit((l) => l.folderState?.(f, message)),
-    }, () => this.options.clientsBusy?.() ?? false);
+    return new PublishedFolder(
+      id,
+      abs,
+      rules,
+      {
+        onChange: (f, change) => this.onFolderChange(f, change),
+        onState: (f, message) => this.emit((l) => l.folderState?.(f, message)),
+      },
+      () => this.options.clientsBusy?.() ?? false,
+    );
   }
 
   private async startFolder(folder: PublishedFolder, allowMissing: boolean): Promise<void> {
@@ -257,7 +262,8 @@ export class Library {
     if (best.folder.state === 'missing' || best.folder.state === 'stopped') return 'folder-off';
     // A client picks the path: its first levels and the whole are looked at, never thousands of prefixes of a made-up deep one.
     const parts = best.rel.split('/');
-    const levels = parts.length <= MAX_EXPLAIN_LEVELS ? parts.map((_, i) => i + 1) : [...Array.from({ length: MAX_EXPLAIN_LEVELS }, (_, i) => i + 1), parts.length];
+    const levels =
+      parts.length <= MAX_EXPLAIN_LEVELS ? parts.map((_, i) => i + 1) : [...Array.from({ length: MAX_EXPLAIN_LEVELS }, (_, i) => i + 1), parts.length];
     for (const n of levels) {
       const rule = best.folder.rules.excludedBy(parts.slice(0, n).join('/'), n < parts.length, n <= MAX_EXPLAIN_LEVELS);
       if (rule) return rule === 'secret' ? 'secret' : rule === 'dotfile' ? 'hidden' : 'ignored';
@@ -325,7 +331,13 @@ export class Library {
     // Found in the index: no trip through locate's promise (which looks on disk only while indexing).
     const found = this.resolve(uri) ?? (this.indexing ? await this.locate(uri) : null);
     if (!found) throw ShelfError.notFound(uri);
-    const opened: (WholeRead | { stream: FileStream }) & { folder?: string } = await openRead(found.folder, found.entry.rel, uri, this.options.maxReadBytes, this.cache);
+    const opened: (WholeRead | { stream: FileStream }) & { folder?: string } = await openRead(
+      found.folder,
+      found.entry.rel,
+      uri,
+      this.options.maxReadBytes,
+      this.cache,
+    );
     opened.folder = found.folder.root; // a fresh object each read (the cached reply is inside it)
     return opened;
   }
@@ -491,4 +503,3 @@ function describeText(file: ResourceInfo, text: string | undefined): ListedResou
     ...(text !== undefined ? { size: Buffer.byteLength(text) } : {}),
   };
 }
-

@@ -10,7 +10,12 @@ import type { ActiveWatcher, WatchSink } from './folderWatcher.js';
  * look is done; `opened` gets the watcher before that, so it can be closed
  * while it starts.
  */
-export async function watchByPolling(root: string, ignored: (absPath: string, stats?: Stats) => boolean, sink: WatchSink, opened: (w: ActiveWatcher) => void): Promise<void> {
+export async function watchByPolling(
+  root: string,
+  ignored: (absPath: string, stats?: Stats) => boolean,
+  sink: WatchSink,
+  opened: (w: ActiveWatcher) => void,
+): Promise<void> {
   const { watch } = await import('chokidar'); // the fallback only
   const poller = watch(root, { ignoreInitial: true, followSymlinks: false, usePolling: true, interval: 500, ignored });
   opened({ close: () => poller.close(), add: (p) => void poller.add(p) });

@@ -312,7 +312,11 @@ export class PublishedFolder {
     const gone = () => this.state === 'stopped' || this.state === 'missing';
     if (!polling) {
       try {
-        const w = await watchNative(this.realRoot, this.unwatched.map((rel) => path.join(this.realRoot, rel)), this.sink);
+        const w = await watchNative(
+          this.realRoot,
+          this.unwatched.map((rel) => path.join(this.realRoot, rel)),
+          this.sink,
+        );
         if (gone()) await w.close();
         else this.watcher = w;
         return;
@@ -321,7 +325,12 @@ export class PublishedFolder {
         this.events.onState(this, `file watching unavailable (${watchErrorCode(err)}); polling ${this.root} instead`);
       }
     }
-    await watchByPolling(this.realRoot, (p, stats) => this.ignoredByWatcher(p, stats), this.sink, (w) => (this.watcher = w));
+    await watchByPolling(
+      this.realRoot,
+      (p, stats) => this.ignoredByWatcher(p, stats),
+      this.sink,
+      (w) => (this.watcher = w),
+    );
     if (!gone()) this.state = 'polling';
   }
 
@@ -368,7 +377,8 @@ export class PublishedFolder {
 
   private markRel(rel: string, structural: boolean): void {
     this.watchEvents++;
-    if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) this.gitignoreChanged.add(rel.slice(0, Math.max(0, rel.length - '/.gitignore'.length)));
+    if (this.options.gitignore && (rel === '.gitignore' || rel.endsWith('/.gitignore')))
+      this.gitignoreChanged.add(rel.slice(0, Math.max(0, rel.length - '/.gitignore'.length)));
     // Excluded (a .gitignored build dir and all below it, node_modules, a secret…): nothing there is
     // published, so a write there costs one rule check (the rules cover a path's folders too).
     else if (this.rules.excludes(rel, false)) return;
@@ -392,9 +402,11 @@ export class PublishedFolder {
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
-      this.flushing = this.flushing.then(() => this.flush()).catch((err: Error) => {
-        this.events.onState(this, `could not update the index of ${this.root}: ${err.message}`);
-      });
+      this.flushing = this.flushing
+        .then(() => this.flush())
+        .catch((err: Error) => {
+          this.events.onState(this, `could not update the index of ${this.root}: ${err.message}`);
+        });
     });
   }
 
@@ -506,7 +518,10 @@ export class PublishedFolder {
       this.removeUnder(top, change);
       this.remove(top, change);
     }
-    await this.rules.loadGitignore('', dirents.some((d) => d.name === '.gitignore'));
+    await this.rules.loadGitignore(
+      '',
+      dirents.some((d) => d.name === '.gitignore'),
+    );
     for (const d of dirents) {
       const rel = d.name;
       if (d.isDirectory()) {
@@ -529,7 +544,6 @@ export class PublishedFolder {
   private recentFiles(): RecentFiles {
     return { since: Date.now() - RECENT_MS, note: (rel) => this.rechecks.note(rel, false) };
   }
-
 
   /** Whether the disk disagrees with the index about `rel` (a folder: whether it is still one). */
   private outOfStep(rel: string, dir: boolean): boolean {
@@ -629,8 +643,6 @@ export class PublishedFolder {
 function leadsElsewhere(root: string, real: string, pinned: string): string {
   return `${root} now leads to ${real}, not to ${pinned} where it was published; not served (remove it and add it again to publish the new place)`;
 }
-
-
 
 export function folderName(root: string): string {
   return path.basename(root) || root;

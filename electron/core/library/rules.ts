@@ -69,7 +69,11 @@ const CREDENTIAL_PARTS = CREDENTIAL_DIRS.map((d) => d.toLowerCase().split('/'));
  * the folder itself, they would hide nothing.
  */
 export function credentialsRootProblem(folderPath: string): string | null {
-  const parts = path.resolve(folderPath).split(/[\\/]+/).filter(Boolean).map((p) => p.toLowerCase());
+  const parts = path
+    .resolve(folderPath)
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
   for (let i = 0; i < parts.length; i++) {
     const hit = CREDENTIAL_PARTS.find((dir) => dir.every((d, j) => parts[i + j] === d));
     if (hit) {
@@ -188,7 +192,8 @@ export class FolderRules {
     const probe = isDir ? `${rel}/` : rel;
     // One matcher first (the common case); which of the two it was is asked only for what it hid.
     const mayBe = !parentPublished || mayBeSecretOrDotfile(rel.slice(rel.lastIndexOf('/') + 1));
-    if (mayBe && (this.options.showHidden ? secrets : secretsAndDotfiles).ignores(probe)) return this.options.showHidden || secrets.ignores(probe) ? 'secret' : 'dotfile';
+    if (mayBe && (this.options.showHidden ? secrets : secretsAndDotfiles).ignores(probe))
+      return this.options.showHidden || secrets.ignores(probe) ? 'secret' : 'dotfile';
     if (this.extra?.ignores(probe)) return 'extra';
     for (const [dir, ig] of this.gitignores) {
       if (dir === '') {

@@ -106,15 +106,7 @@ async function readStable(fd: number, uri: string, limit: number, first: Stats, 
 }
 
 /** The whole file as a reply, from the cache when the opened file is the one cached. */
-async function wholeOutcome(
-  fd: number,
-  rel: string,
-  uri: string,
-  limit: number,
-  st: Stats,
-  cache?: ReadCache,
-  background = false,
-): Promise<WholeRead> {
+async function wholeOutcome(fd: number, rel: string, uri: string, limit: number, st: Stats, cache?: ReadCache, background = false): Promise<WholeRead> {
   const hit = cache?.get(uri, st);
   if (hit) return { whole: hit.outcome, contentsJson: hit.json };
   const { bytes, stat } = await readStable(fd, uri, limit, st, background);

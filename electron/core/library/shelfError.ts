@@ -23,11 +23,7 @@ export class ShelfError extends Error {
   }
 
   static tooLarge(uri: string, size: number, limit: number): ShelfError {
-    return new ShelfError(
-      ErrorCodes.resourceTooLarge,
-      `Resource is ${size} bytes, over the ${limit}-byte read limit`,
-      { uri, size, limit },
-    );
+    return new ShelfError(ErrorCodes.resourceTooLarge, `Resource is ${size} bytes, over the ${limit}-byte read limit`, { uri, size, limit });
   }
 
   static invalidParams(message: string): ShelfError {

@@ -26,7 +26,14 @@ const SLICE_MS = 8;
 const CHECK_EVERY = 1024;
 
 export function appFolders(reads: ClientReads): AppFolder[] {
-  return reads.library.list().map((f) => ({ root: f.root, name: folderName(f.root), uri: pathToUri(f.realRoot).replace(/\/$/, ''), files: f.fileCount, state: f.state, asks: reads.asks(f.root) }));
+  return reads.library.list().map((f) => ({
+    root: f.root,
+    name: folderName(f.root),
+    uri: pathToUri(f.realRoot).replace(/\/$/, ''),
+    files: f.fileCount,
+    state: f.state,
+    asks: reads.asks(f.root),
+  }));
 }
 
 /** The published folder `folder` names (its path as given, its real path, or its name when only one has it). */
@@ -55,7 +62,8 @@ export function appFile(folder: PublishedFolder, rel: string): AppFile | null {
   };
 }
 
-const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }) || (a.name < b.name ? -1 : 1);
+const byName = (a: { name: string }, b: { name: string }) =>
+  a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }) || (a.name < b.name ? -1 : 1);
 
 /**
  * One page of `dir`'s entries (`''` is the folder itself): its files, and

@@ -163,7 +163,11 @@ export class ConnectionHub {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
       screen: (request) => screenRequest(request, { envelope: true }) ?? listens.admit(request),
-      intercept: readFastPath(this.reads, () => requesterOf(connection), () => connection.era),
+      intercept: readFastPath(
+        this.reads,
+        () => requesterOf(connection),
+        () => connection.era,
+      ),
     });
     handle = serveStdio(
       ({ era }) => {
@@ -201,7 +205,10 @@ export class ConnectionHub {
       notifications: 'connection',
       reads: this.reads,
       held,
-      requester: () => (connection ? requesterOf(connection) : { connectionId: 0, name: null, version: null, protocolVersion: null, transport: 'http', connectedAt: Date.now(), grantable: false }),
+      requester: () =>
+        connection
+          ? requesterOf(connection)
+          : { connectionId: 0, name: null, version: null, protocolVersion: null, transport: 'http', connectedAt: Date.now(), grantable: false },
     });
     connection = this.open('http', () => shelf.server.close(), held);
     connection.era = 'legacy';

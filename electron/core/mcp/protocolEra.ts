@@ -27,10 +27,7 @@ const REMOVED_IN_MODERN = new Set(['initialize', 'ping', 'logging/setLevel', 're
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What the SDK's classifier says of one socket message, kept to what we use. */
-export type Claim =
-  | { kind: 'legacy' }
-  | { kind: 'modern'; revision: string }
-  | { kind: 'reject'; code: number; message: string; data?: unknown };
+export type Claim = { kind: 'legacy' } | { kind: 'modern'; revision: string } | { kind: 'reject'; code: number; message: string; data?: unknown };
 
 const NO_CLAIM: Claim = { kind: 'legacy' };
 /** Envelopes already found valid, by their JSON: a client sends the same one with every request. */

@@ -3,8 +3,8 @@ import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { FileStream } from '../library/fileStream.js';
 import { DECODED_FROM_META_KEY, type ReadOutcome } from '../library/safeRead.js';
 import { truncateForLog } from '../traffic/truncate.js';
-import type { InterceptedReply,Interceptor } from '../transport/socketTransport.js';
-import { claimOf, type Era,modernResultSuffix } from './protocolEra.js';
+import type { InterceptedReply, Interceptor } from '../transport/socketTransport.js';
+import { claimOf, type Era, modernResultSuffix } from './protocolEra.js';
 import { isAppUri } from './shelfApp.js';
 import { SERVER_INFO } from './shelfServer.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 import { MAX_URI_CHARS } from '../../../shared/errorCodes.js';
-import { classify, methodExists,MODERN_REVISIONS } from './protocolEra.js';
+import { classify, methodExists, MODERN_REVISIONS } from './protocolEra.js';
 
 /**
  * The params of every request this server answers, checked before the SDK
@@ -129,13 +129,18 @@ export interface RequestProblem {
  * (-32601).
  */
 export function screenRequest(message: { method: string; params?: unknown; id?: unknown }, options: { envelope: boolean }): RequestProblem | null {
-  if (typeof message.id === 'string' && message.id.length > MAX_ID_CHARS) return { code: -32600, message: `Invalid Request: the id is longer than ${MAX_ID_CHARS} characters` };
+  if (typeof message.id === 'string' && message.id.length > MAX_ID_CHARS)
+    return { code: -32600, message: `Invalid Request: the id is longer than ${MAX_ID_CHARS} characters` };
   const c = classify(message);
   if (c.kind === 'reject') return options.envelope ? { code: c.code, message: c.message, ...(c.data !== undefined ? { data: c.data } : {}) } : null;
   if (c.kind === 'modern' && !MODERN_REVISIONS.includes(c.revision)) {
     const requested = c.revision;
     return options.envelope
-      ? { code: -32022, message: `Unsupported protocol version: ${requested.slice(0, 100)}`, data: { supported: [...MODERN_REVISIONS], requested: requested.slice(0, 100) } }
+      ? {
+          code: -32022,
+          message: `Unsupported protocol version: ${requested.slice(0, 100)}`,
+          data: { supported: [...MODERN_REVISIONS], requested: requested.slice(0, 100) },
+        }
       : null;
   }
   if (!Object.hasOwn(SCHEMAS, message.method) || !methodExists(c.kind, message.method)) return null;

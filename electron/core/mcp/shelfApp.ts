@@ -105,10 +105,38 @@ export const BROWSE_SHELF_TOOL: Tool = {
 const FOR_APP = 'Called by the MCP Shelf app shown in the chat, not by a model (use list_resources, search_resources and read_resource).';
 
 export const APP_ONLY_TOOLS: Tool[] = [
-  { name: APP_TOOLS.list, title: 'List a directory (app)', description: `${FOR_APP} The published folders, and one page of a directory.`, inputSchema: schema(ListArgs), annotations: READ_ONLY, _meta: appOnly },
-  { name: APP_TOOLS.find, title: 'Find files by name (app)', description: `${FOR_APP} Files whose path contains every word.`, inputSchema: schema(FindArgs), annotations: READ_ONLY, _meta: appOnly },
-  { name: APP_TOOLS.search, title: 'Search file text (app)', description: `${FOR_APP} Full-text search, as search_resources.`, inputSchema: schema(SearchArgs), annotations: READ_ONLY, _meta: appOnly },
-  { name: APP_TOOLS.read, title: 'Read a file (app)', description: `${FOR_APP} A file as read_resource gives it, recorded as picked by the person in the app.`, inputSchema: readSchema, annotations: READ_ONLY, _meta: appOnly },
+  {
+    name: APP_TOOLS.list,
+    title: 'List a directory (app)',
+    description: `${FOR_APP} The published folders, and one page of a directory.`,
+    inputSchema: schema(ListArgs),
+    annotations: READ_ONLY,
+    _meta: appOnly,
+  },
+  {
+    name: APP_TOOLS.find,
+    title: 'Find files by name (app)',
+    description: `${FOR_APP} Files whose path contains every word.`,
+    inputSchema: schema(FindArgs),
+    annotations: READ_ONLY,
+    _meta: appOnly,
+  },
+  {
+    name: APP_TOOLS.search,
+    title: 'Search file text (app)',
+    description: `${FOR_APP} Full-text search, as search_resources.`,
+    inputSchema: schema(SearchArgs),
+    annotations: READ_ONLY,
+    _meta: appOnly,
+  },
+  {
+    name: APP_TOOLS.read,
+    title: 'Read a file (app)',
+    description: `${FOR_APP} A file as read_resource gives it, recorded as picked by the person in the app.`,
+    inputSchema: readSchema,
+    annotations: READ_ONLY,
+    _meta: appOnly,
+  },
 ];
 
 /**
@@ -185,13 +213,22 @@ async function search(
     const file = found ? appFile(found.folder, found.entry.rel) : null;
     if (file) hits.push({ ...file, folder: found?.folder.root as string, score: h.score, line: h.line, snippet: h.snippet });
   }
-  return { ok: true, result: { hits, ...(s?.nextCursor ? { nextCursor: s.nextCursor } : {}), indexing: s?.indexing ?? false, ...(s?.notSearched?.length ? { notSearched: s.notSearched } : {}) } };
+  return {
+    ok: true,
+    result: {
+      hits,
+      ...(s?.nextCursor ? { nextCursor: s.nextCursor } : {}),
+      indexing: s?.indexing ?? false,
+      ...(s?.notSearched?.length ? { notSearched: s.notSearched } : {}),
+    },
+  };
 }
 
 /** Files a model is shown in text, at most. */
 const TEXT_FILES = 20;
 
-const sizeText = (n: number | undefined) => (n === undefined ? '' : n < 1024 ? `, ${n} B` : n < 1024 * 1024 ? `, ${(n / 1024).toFixed(1)} KB` : `, ${(n / 1024 / 1024).toFixed(1)} MB`);
+const sizeText = (n: number | undefined) =>
+  n === undefined ? '' : n < 1024 ? `, ${n} B` : n < 1024 * 1024 ? `, ${(n / 1024).toFixed(1)} KB` : `, ${(n / 1024 / 1024).toFixed(1)} MB`;
 
 /**
  * browse_shelf: what the view opens on, and the same as text for a model —
@@ -209,7 +246,10 @@ async function browse(reads: ClientReads, who: Requester, a: z.infer<typeof Brow
     return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { ...result } };
   }
   lines.push(`MCP Shelf publishes ${folders.length} folder(s):`);
-  for (const f of folders) lines.push(`- ${f.name}: ${f.root} (${f.files.toLocaleString('en')} files${f.state === 'indexing' ? ', still being indexed' : ''}${f.asks ? ', asks the person before each read' : ''})`);
+  for (const f of folders)
+    lines.push(
+      `- ${f.name}: ${f.root} (${f.files.toLocaleString('en')} files${f.state === 'indexing' ? ', still being indexed' : ''}${f.asks ? ', asks the person before each read' : ''})`,
+    );
   const notes: string[] = [];
   if (a.query) {
     const named = await findFiles(library, a.query, only);
@@ -225,7 +265,12 @@ async function browse(reads: ClientReads, who: Requester, a: z.infer<typeof Brow
       }
       if (found.result.notSearched) notes.push(`Not searched (they ask before each read): ${found.result.notSearched.join(', ')}.`);
     }
-    lines.push('', result.files.length ? `Files whose path matches "${a.query}"${result.moreFiles ? ` (the first ${result.files.length})` : ''}:` : `No file path matches "${a.query}".`);
+    lines.push(
+      '',
+      result.files.length
+        ? `Files whose path matches "${a.query}"${result.moreFiles ? ` (the first ${result.files.length})` : ''}:`
+        : `No file path matches "${a.query}".`,
+    );
     for (const f of result.files) lines.push(`  ${f.uri} (${f.mimeType}${sizeText(f.size)})`);
     lines.push('', result.hits.length ? `Files whose text matches "${a.query}", best first (line: snippet):` : `No file's text matches "${a.query}".`);
     for (const h of result.hits) lines.push(`  ${h.textUri ?? h.uri}\n    ${h.line}: ${h.snippet}`);
@@ -235,7 +280,10 @@ async function browse(reads: ClientReads, who: Requester, a: z.infer<typeof Brow
       const file = appFile(only, r.name);
       return file ? [{ ...file, folder: only.root }] : [];
     });
-    lines.push('', `Files in ${folderNameOf(folders, only.root)}${page.nextCursor ? ` (the first ${result.files.length}; list_resources with this folder gives the rest)` : ''}:`);
+    lines.push(
+      '',
+      `Files in ${folderNameOf(folders, only.root)}${page.nextCursor ? ` (the first ${result.files.length}; list_resources with this folder gives the rest)` : ''}:`,
+    );
     for (const f of result.files) lines.push(`  ${f.uri} (${f.mimeType}${sizeText(f.size)})`);
   }
   lines.push(
@@ -247,4 +295,3 @@ async function browse(reads: ClientReads, who: Requester, a: z.infer<typeof Brow
 }
 
 const folderNameOf = (folders: BrowseResult['folders'], root: string) => folders.find((f) => f.root === root)?.name ?? root;
-

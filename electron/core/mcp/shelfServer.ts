@@ -1,4 +1,4 @@
-import { type Implementation,Server } from '@modelcontextprotocol/server';
+import { type Implementation, Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { HeldAccount } from '../clientMemory/heldBytes.js';

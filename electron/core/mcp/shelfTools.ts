@@ -25,18 +25,42 @@ const folderArg = z.string().min(1).max(4096).optional().describe('Only this pub
 const ListArgs = z
   .object({
     folder: folderArg,
-    glob: z.string().min(1).max(MAX_GLOB_CHARS).optional().describe('Only paths matching this glob, relative to the folder (e.g. "**/*.md"; without a "/" it matches file names)'),
+    glob: z
+      .string()
+      .min(1)
+      .max(MAX_GLOB_CHARS)
+      .optional()
+      .describe('Only paths matching this glob, relative to the folder (e.g. "**/*.md"; without a "/" it matches file names)'),
     cursor: z.string().max(4096).optional().describe('nextCursor from the previous page'),
   })
   .strict();
 
 const ReadArgs = z
   .object({
-    uri: z.string().min(1).describe('The file\'s URI, as list_resources, search_resources or grep_resources give it'),
-    offset: z.number().int().min(-1e9).max(1e9).optional().describe('Line to start at: 1 is the first line; a negative number counts from the end (-20: the last 20 lines)'),
+    uri: z.string().min(1).describe("The file's URI, as list_resources, search_resources or grep_resources give it"),
+    offset: z
+      .number()
+      .int()
+      .min(-1e9)
+      .max(1e9)
+      .optional()
+      .describe('Line to start at: 1 is the first line; a negative number counts from the end (-20: the last 20 lines)'),
     limit: z.number().int().min(1).max(1e9).optional().describe('Lines to read at most (default: as many as fit the budget)'),
-    column: z.number().int().min(1).max(1e12).optional().describe('Character of the first line to start at, for a line longer than the budget (the note after a cut line gives it)'),
-    pages: z.string().min(1).max(40).optional().describe('For a PDF, which pages: "3" or "2-5" (slides of a presentation, sheets of a workbook, chapters of a book, cells of a notebook, messages of a mailbox likewise)'),
+    column: z
+      .number()
+      .int()
+      .min(1)
+      .max(1e12)
+      .optional()
+      .describe('Character of the first line to start at, for a line longer than the budget (the note after a cut line gives it)'),
+    pages: z
+      .string()
+      .min(1)
+      .max(40)
+      .optional()
+      .describe(
+        'For a PDF, which pages: "3" or "2-5" (slides of a presentation, sheets of a workbook, chapters of a book, cells of a notebook, messages of a mailbox likewise)',
+      ),
   })
   .strict();
 
@@ -56,12 +80,27 @@ const SearchArgs = z
 
 const GrepArgs = z
   .object({
-    pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('A regular expression (RE2 syntax, as in ripgrep and Go: no look-around or backreferences), matched line by line'),
+    pattern: z
+      .string()
+      .min(1)
+      .max(MAX_PATTERN_CHARS)
+      .describe('A regular expression (RE2 syntax, as in ripgrep and Go: no look-around or backreferences), matched line by line'),
     ignoreCase: z.boolean().optional().describe('Match letters in any case'),
     context: z.number().int().min(0).max(MAX_CONTEXT).optional().describe(`Lines to show before and after each match (0–${MAX_CONTEXT}, default 0)`),
     folder: folderArg,
-    glob: z.string().min(1).max(MAX_GLOB_CHARS).optional().describe('Only files whose path matches this glob (e.g. "**/*.log"; without a "/" it matches file names)'),
-    maxResults: z.number().int().min(1).max(MAX_MATCHES).optional().describe(`At most this many matching lines (default ${DEFAULT_MATCHES}, max ${MAX_MATCHES})`),
+    glob: z
+      .string()
+      .min(1)
+      .max(MAX_GLOB_CHARS)
+      .optional()
+      .describe('Only files whose path matches this glob (e.g. "**/*.log"; without a "/" it matches file names)'),
+    maxResults: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_MATCHES)
+      .optional()
+      .describe(`At most this many matching lines (default ${DEFAULT_MATCHES}, max ${MAX_MATCHES})`),
     cursor: z.string().max(8192).optional().describe('nextCursor from the previous call (with the same pattern, ignoreCase and glob)'),
   })
   .strict();
@@ -76,7 +115,8 @@ export const SHELF_TOOLS: Tool[] = [
   {
     name: 'list_resources',
     title: 'List published files',
-    description: 'Lists the files MCP Shelf publishes (the same as resources/list), optionally one folder and a glob, a page at a time: each file\'s URI, type and size.',
+    description:
+      "Lists the files MCP Shelf publishes (the same as resources/list), optionally one folder and a glob, a page at a time: each file's URI, type and size.",
     inputSchema: schema(ListArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -103,7 +143,7 @@ export const SHELF_TOOLS: Tool[] = [
     name: 'grep_resources',
     title: 'Find lines by pattern',
     description:
-      'Finds the lines that match a regular expression in the published text files and documents\' text, with line numbers and optional context lines, grouped by file (like ripgrep). Then read_resource with an offset near a line reads around it.',
+      "Finds the lines that match a regular expression in the published text files and documents' text, with line numbers and optional context lines, grouped by file (like ripgrep). Then read_resource with an offset near a line reads around it.",
     inputSchema: schema(GrepArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -122,8 +162,16 @@ export function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
 /** A tool failure carries the same code, message and data a resources/* call would. */
 export function toolError(err: unknown): CallToolResult {
   const e = err as { code?: unknown; message?: string; data?: unknown };
-  const error = { code: typeof e.code === 'number' ? e.code : -32603, message: e.message ?? 'Internal error', ...(e.data !== undefined ? { data: e.data } : {}) };
-  return { isError: true, content: [{ type: 'text', text: `${error.message} (${error.code})${e.data ? `: ${JSON.stringify(e.data)}` : ''}` }], structuredContent: { error } };
+  const error = {
+    code: typeof e.code === 'number' ? e.code : -32603,
+    message: e.message ?? 'Internal error',
+    ...(e.data !== undefined ? { data: e.data } : {}),
+  };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.message} (${error.code})${e.data ? `: ${JSON.stringify(e.data)}` : ''}` }],
+    structuredContent: { error },
+  };
 }
 
 const TOOL_NAMES = new Set(SHELF_TOOLS.map((t) => t.name));
@@ -143,7 +191,12 @@ function folderFilter(library: Library, folder: string | undefined): (root: stri
 const TOOL_PAGE_SIZE = 1000;
 
 /** The chosen folders' resources whose path matches the glob, one page after `cursor` (a position, as in resources/list). */
-function matchingPage(library: Library, folder: string | undefined, glob: string | undefined, cursor: string | undefined): { resources: ListedResource[]; nextCursor?: string } {
+function matchingPage(
+  library: Library,
+  folder: string | undefined,
+  glob: string | undefined,
+  cursor: string | undefined,
+): { resources: ListedResource[]; nextCursor?: string } {
   const inFolder = folderFilter(library, folder);
   const matches = matcher(glob);
   return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
@@ -155,7 +208,13 @@ function matchingPage(library: Library, folder: string | undefined, glob: string
  * result the model can read and act on. `via` files a read in the history
  * (the in-chat app reads through the same tools).
  */
-export async function callShelfTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via'] = 'tool'): Promise<CallToolResult> {
+export async function callShelfTool(
+  reads: ClientReads,
+  who: Requester,
+  name: string,
+  args: unknown,
+  via: AccessEntry['via'] = 'tool',
+): Promise<CallToolResult> {
   if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
     return await runTool(reads, who, name, args, via);
@@ -170,7 +229,13 @@ function links(profile: DeliveryProfile, files: Array<{ uri: string; path: strin
   const seen = new Set<string>();
   return files
     .filter((f) => !seen.has(f.uri) && seen.add(f.uri))
-    .map((f) => ({ type: 'resource_link' as const, uri: f.uri, name: f.path, title: path.posix.basename(f.path), ...(f.mimeType ? { mimeType: f.mimeType } : {}) }));
+    .map((f) => ({
+      type: 'resource_link' as const,
+      uri: f.uri,
+      name: f.path,
+      title: path.posix.basename(f.path),
+      ...(f.mimeType ? { mimeType: f.mimeType } : {}),
+    }));
 }
 
 async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
@@ -215,16 +280,26 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
       const lines = page.hits.map((h) => `${h.uri} (score ${h.score})\n  ${h.line}: ${h.snippet}`);
       const notes = [
         page.nextCursor ? `More results: call search_resources again with cursor "${page.nextCursor}" (and the same query).` : '',
-        page.pending > 0 ? `The index is still being built (${page.indexed.toLocaleString('en')} files indexed, ${page.pending.toLocaleString('en')} to go): results may be incomplete.` : '',
+        page.pending > 0
+          ? `The index is still being built (${page.indexed.toLocaleString('en')} files indexed, ${page.pending.toLocaleString('en')} to go): results may be incomplete.`
+          : '',
         page.notSearched.length > 0 ? `Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}` : '',
-        page.full ? `The search index is full (it holds at most ${index.maxFiles.toLocaleString('en')} files): some files are not searched; list_resources and read_resource still reach them.` : '',
+        page.full
+          ? `The search index is full (it holds at most ${index.maxFiles.toLocaleString('en')} files): some files are not searched; list_resources and read_resource still reach them.`
+          : '',
       ].filter(Boolean);
       const text =
         page.hits.length === 0
           ? `No file matches "${a.query}".${notes.length ? `\n${notes.join('\n')}` : ''}`
           : `${page.hits.length} result(s) for "${a.query}", best first (URI to read, score; line: snippet):\n${lines.join('\n')}${notes.length ? `\n${notes.join('\n')}` : ''}`;
       return {
-        content: [{ type: 'text', text }, ...links(reads.profile(who), page.hits.map((h) => ({ uri: h.fileUri, path: h.path })))],
+        content: [
+          { type: 'text', text },
+          ...links(
+            reads.profile(who),
+            page.hits.map((h) => ({ uri: h.fileUri, path: h.path })),
+          ),
+        ],
         structuredContent: {
           results: page.hits,
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
@@ -240,23 +315,25 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
       if (!grep) throw ShelfError.invalidParams('grep is not available on this shelf');
       const profile = reads.profile(who);
       const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
-      const page = await grep.search({
-        pattern: a.pattern,
-        ignoreCase: a.ignoreCase ?? false,
-        context: a.context ?? 0,
-        ...(inFolder ? { folder: inFolder } : {}),
-        ...(a.glob ? { glob: a.glob } : {}),
-        maxMatches: a.maxResults ?? DEFAULT_MATCHES,
-        budget: profile.textBudget,
-        ...(a.cursor ? { cursor: a.cursor } : {}),
-        skipFolder: (root) => reads.asks(root),
-      }).then(
-        (p) => (reads.recordSearch(who, via, 'grep_resources', a.pattern, { hits: p.matches }), p),
-        (error: unknown) => {
-          reads.recordSearch(who, via, 'grep_resources', a.pattern, { error });
-          throw error;
-        },
-      );
+      const page = await grep
+        .search({
+          pattern: a.pattern,
+          ignoreCase: a.ignoreCase ?? false,
+          context: a.context ?? 0,
+          ...(inFolder ? { folder: inFolder } : {}),
+          ...(a.glob ? { glob: a.glob } : {}),
+          maxMatches: a.maxResults ?? DEFAULT_MATCHES,
+          budget: profile.textBudget,
+          ...(a.cursor ? { cursor: a.cursor } : {}),
+          skipFolder: (root) => reads.asks(root),
+        })
+        .then(
+          (p) => (reads.recordSearch(who, via, 'grep_resources', a.pattern, { hits: p.matches }), p),
+          (error: unknown) => {
+            reads.recordSearch(who, via, 'grep_resources', a.pattern, { error });
+            throw error;
+          },
+        );
       return {
         content: [{ type: 'text', text: grepText(a.pattern, a.ignoreCase ?? false, page) }, ...links(profile, page.files)],
         structuredContent: {
@@ -279,7 +356,11 @@ function grepText(pattern: string, ignoreCase: boolean, page: GrepPage): string 
   const out: string[] = [];
   const what = `/${pattern}/${ignoreCase ? 'i' : ''}`;
   const searched = `${page.scannedFiles.toLocaleString('en')} file(s) searched`;
-  out.push(page.matches === 0 ? `No line matches ${what} (${searched}).` : `${page.matches} matching line(s) in ${page.files.length} file(s) for ${what} (${searched}):`);
+  out.push(
+    page.matches === 0
+      ? `No line matches ${what} (${searched}).`
+      : `${page.matches} matching line(s) in ${page.files.length} file(s) for ${what} (${searched}):`,
+  );
   for (const f of page.files) {
     out.push('', `${f.uri}${f.document ? ' (document text; read_resource gives it)' : ''}`);
     let last = 0;
@@ -295,8 +376,17 @@ function grepText(pattern: string, ignoreCase: boolean, page: GrepPage): string 
       last = m.line + (m.after?.length ?? 0);
     }
   }
-  const why = { matches: 'it found as many lines as asked for', budget: 'its text reached the budget', bytes: 'it read as many bytes as a call may', time: 'it took as long as a call may' };
-  if (page.nextCursor) out.push('', `The search stopped because ${why[page.stoppedBy ?? 'matches']}: call grep_resources again with cursor "${page.nextCursor}" (and the same pattern, ignoreCase and glob) for more.`);
+  const why = {
+    matches: 'it found as many lines as asked for',
+    budget: 'its text reached the budget',
+    bytes: 'it read as many bytes as a call may',
+    time: 'it took as long as a call may',
+  };
+  if (page.nextCursor)
+    out.push(
+      '',
+      `The search stopped because ${why[page.stoppedBy ?? 'matches']}: call grep_resources again with cursor "${page.nextCursor}" (and the same pattern, ignoreCase and glob) for more.`,
+    );
   if (page.notSearched.length > 0) out.push(`Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}`);
   return out.join('\n');
 }

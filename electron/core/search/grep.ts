@@ -188,12 +188,19 @@ export class Grep {
       }
       let reply: GrepReply;
       try {
-        reply = await this.jobs.run({ pattern: q.pattern, ignoreCase: !!q.ignoreCase, context, maxMatches: maxMatches - page.matches, items: batch.map((p) => p.item) });
+        reply = await this.jobs.run({
+          pattern: q.pattern,
+          ignoreCase: !!q.ignoreCase,
+          context,
+          maxMatches: maxMatches - page.matches,
+          items: batch.map((p) => p.item),
+        });
       } catch (err) {
         if (err instanceof JobRefused && err.reason === 'busy') throw new ShelfError(-32603, 'Too many searches are waiting; try again shortly');
         throw new ShelfError(-32603, `The search stopped: ${(err as Error).message}`);
       }
-      if (!reply.ok) throw ShelfError.invalidParams(reply.message.startsWith('invalid pattern') ? `Invalid pattern: ${reply.message.slice(17)}` : reply.message);
+      if (!reply.ok)
+        throw ShelfError.invalidParams(reply.message.startsWith('invalid pattern') ? `Invalid pattern: ${reply.message.slice(17)}` : reply.message);
       let stopped = false;
       for (const r of reply.results) {
         const p = byKey.get(r.key) as Pending;

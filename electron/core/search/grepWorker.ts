@@ -149,7 +149,8 @@ function around(text: string, at: number, max: number): string {
 const stripCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
 
 function encodingOf(bytes: Buffer, name: string): GrepEncoding | null {
-  if (contentKind(bytes, true) === 'text') return bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  if (contentKind(bytes, true) === 'text')
+    return bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
   return legacyEncoding(name, bytes) ? 'windows-1252' : null;
 }
 
@@ -209,7 +210,13 @@ function withPiece(item: GrepItem, use: (piece: Piece, real: () => string) => vo
       restFrom = from + bytes.length;
     }
     let decoded: string | null = null;
-    const piece: Piece = { bytes: encoding === 'utf-8' ? bytes : null, text: () => (decoded ??= decode(bytes, encoding, from === 0)), scanned: bytes.length, encoding, ...(restFrom !== undefined ? { restFrom } : {}) };
+    const piece: Piece = {
+      bytes: encoding === 'utf-8' ? bytes : null,
+      text: () => (decoded ??= decode(bytes, encoding, from === 0)),
+      scanned: bytes.length,
+      encoding,
+      ...(restFrom !== undefined ? { restFrom } : {}),
+    };
     use(piece, () => (PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(item.path as string)));
     return null;
   } finally {

@@ -319,7 +319,12 @@ export class SearchIndex {
     const q: ParsedQuery = parseQuery(input);
     const limit = Math.max(1, Math.min(options.limit ?? 20, MAX_LIMIT));
     const offset = options.cursor ? Math.max(0, Number.parseInt(Buffer.from(options.cursor, 'base64url').toString('utf8'), 10) || 0) : 0;
-    const notSearched = options.skipFolder ? this.library.list().map((f) => f.root).filter(options.skipFolder) : [];
+    const notSearched = options.skipFolder
+      ? this.library
+          .list()
+          .map((f) => f.root)
+          .filter(options.skipFolder)
+      : [];
     const status = { pending: this.pending, indexed: this.docs.size, notSearched, full: this.full };
     if (q.terms.length === 0) return { hits: [], total: 0, ...status };
     const glob = options.glob ? globMatcher(options.glob) : null;

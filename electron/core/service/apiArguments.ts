@@ -12,7 +12,11 @@ import type { HistoryQuery, ShelfMethodName, TrafficQuery } from '../../../share
  * as null: `nullish` takes both.
  */
 
-const path = z.string().min(1, 'a path is required').max(4096).refine((p) => !p.includes('\0'), 'a path cannot hold a NUL byte');
+const path = z
+  .string()
+  .min(1, 'a path is required')
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'a path cannot hold a NUL byte');
 
 /** What the window may change on a folder; anything else is refused. */
 const FolderOptionsPatch = z
@@ -71,12 +75,21 @@ const SettingsPatchArg = z
       .object({
         textBudget: z.number().int().min(1000).max(10_000_000),
         imageMaxSide: z.number().int().min(64).max(8000),
-        imageMaxBytes: z.number().int().min(16 * 1024).max(20 * 1024 * 1024),
+        imageMaxBytes: z
+          .number()
+          .int()
+          .min(16 * 1024)
+          .max(20 * 1024 * 1024),
       })
       .partial()
       .strict(),
     http: z
-      .object({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535), token: z.string().min(16).max(512).nullable() })
+      .object({
+        enabled: z.boolean(),
+        host: z.string().min(1).max(255),
+        port: z.number().int().min(0).max(65535),
+        token: z.string().min(16).max(512).nullable(),
+      })
       .partial()
       .strict(),
     ocr: z
@@ -129,7 +142,12 @@ export const API_ARGUMENTS = {
     z.string().min(1).max(8192),
     z
       .object({
-        offset: z.number().int().min(-1e9).max(1e9).refine((n) => n !== 0, 'offset 0 is not a line'),
+        offset: z
+          .number()
+          .int()
+          .min(-1e9)
+          .max(1e9)
+          .refine((n) => n !== 0, 'offset 0 is not a line'),
         limit: z.number().int().min(1).max(1e9),
         column: z.number().int().min(1).max(1e12),
         pages: z.string().min(1).max(40),

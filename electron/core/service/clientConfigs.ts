@@ -161,7 +161,9 @@ function gooseYaml(bridge: BridgeCommand): string {
     '    enabled: true',
     `    cmd: ${q(bridge.command)}`,
     `    args: [${bridge.args.map(q).join(', ')}]`,
-    `    envs: {${Object.entries(bridge.env ?? {}).map(([k, v]) => `${q(k)}: ${q(v)}`).join(', ')}}`,
+    `    envs: {${Object.entries(bridge.env ?? {})
+      .map(([k, v]) => `${q(k)}: ${q(v)}`)
+      .join(', ')}}`,
     '    timeout: 300',
     '',
   ].join('\n');
@@ -178,7 +180,12 @@ function codexToml(bridge: BridgeCommand): string {
     `command = ${tomlString(bridge.command)}`,
     `args = [${bridge.args.map(tomlString).join(', ')}]`,
   ];
-  if (bridge.env && Object.keys(bridge.env).length > 0) lines.push(`env = { ${Object.entries(bridge.env).map(([k, v]) => `${tomlString(k)} = ${tomlString(v)}`).join(', ')} }`);
+  if (bridge.env && Object.keys(bridge.env).length > 0)
+    lines.push(
+      `env = { ${Object.entries(bridge.env)
+        .map(([k, v]) => `${tomlString(k)} = ${tomlString(v)}`)
+        .join(', ')} }`,
+    );
   return `${lines.join('\n')}\n`;
 }
 

@@ -172,7 +172,10 @@ export class FolderRegistry {
       // A relative path would be taken from wherever the server was started, which the person at the window cannot see: refused, saying what works.
       const given = expandHome(raw.trim());
       if (!path.isAbsolute(given)) {
-        result.refused.push({ path: raw.trim(), reason: `Not a full path: give one that starts with ${path.sep === '/' ? '/' : 'a drive (C:\\)'} or ~ (your home folder)` });
+        result.refused.push({
+          path: raw.trim(),
+          reason: `Not a full path: give one that starts with ${path.sep === '/' ? '/' : 'a drive (C:\\)'} or ~ (your home folder)`,
+        });
         continue;
       }
       const abs = path.resolve(given);
@@ -217,7 +220,12 @@ export class FolderRegistry {
     if (enabled !== f.options.enabled) {
       if (enabled) {
         f.real = await realOf(f.path);
-        const problem = (await rootProblem(f.path)) ?? this.overlapProblem(f, this.folders.filter((x) => x.options.enabled));
+        const problem =
+          (await rootProblem(f.path)) ??
+          this.overlapProblem(
+            f,
+            this.folders.filter((x) => x.options.enabled),
+          );
         if (problem) throw new Error(`${problem}: ${f.path}`);
       }
       f.options.enabled = enabled;

@@ -167,7 +167,11 @@ export class ShelfService implements ShelfMethods {
     this.settings = settings;
     this.history = history;
     this.documents = options.extractWorker
-      ? new DocumentText({ workerFile: options.extractWorker, disk: new TextDiskCache(path.join(options.settingsDir, 'text-cache'), TEXT_CACHE_BYTES), ocr: this.ocrRequest(settings) })
+      ? new DocumentText({
+          workerFile: options.extractWorker,
+          disk: new TextDiskCache(path.join(options.settingsDir, 'text-cache'), TEXT_CACHE_BYTES),
+          ocr: this.ocrRequest(settings),
+        })
       : null;
     this.library = new Library({
       maxReadBytes: options.maxReadBytes ?? settings.maxReadBytes,
@@ -237,7 +241,8 @@ export class ShelfService implements ShelfMethods {
     if (warning) options.log?.(warning);
     // The benchmark's switches (see the constructor) are said out loud: a read unrecorded must never go unnoticed.
     if (process.env.MCP_SHELF_NO_HISTORY === '1') options.log?.('MCP_SHELF_NO_HISTORY=1: client reads are NOT kept in the access history (a benchmark switch)');
-    if (process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1') options.log?.('MCP_SHELF_NO_TRAFFIC_LOG=1: messages are NOT kept in the traffic log (a benchmark switch)');
+    if (process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1')
+      options.log?.('MCP_SHELF_NO_TRAFFIC_LOG=1: messages are NOT kept in the traffic log (a benchmark switch)');
     const history = await HistoryStore.open(path.join(options.settingsDir, 'history'), historyLimits(settings), options.log);
     const service = new ShelfService(options, settings, history);
     // Earlier runs' reads counted: the window reloads its per-file counts (an empty batch says so).
@@ -272,7 +277,11 @@ export class ShelfService implements ShelfMethods {
       this.traffic.subscribe((batch) => this.emit('traffic', batch)),
     );
     const session = this.options.sessionFolders;
-    if (session) this.folders.load(session.map((p) => ({ path: p, ...folderOptions(this.options.sessionRules) })), false);
+    if (session)
+      this.folders.load(
+        session.map((p) => ({ path: p, ...folderOptions(this.options.sessionRules) })),
+        false,
+      );
     else this.folders.load(this.settings.folders, true);
     // The socket first: a second instance is found out at once, and clients can
     // connect while folders are indexed (each sends list_changed when its files come in).

@@ -33,7 +33,8 @@ export async function prepareConfigDir(dir: string): Promise<string[]> {
   if (!st.isDirectory()) throw new Error(`Settings folder ${dir} is not a folder`);
   const uid = process.getuid?.();
   if (uid !== undefined) {
-    if (st.uid !== uid) throw new Error(`Refusing to use the settings folder ${dir}: it belongs to another user (uid ${st.uid}), who could change what MCP Shelf reads there`);
+    if (st.uid !== uid)
+      throw new Error(`Refusing to use the settings folder ${dir}: it belongs to another user (uid ${st.uid}), who could change what MCP Shelf reads there`);
     if ((st.mode & 0o077) !== 0) {
       await chmod(dir, 0o700);
       warnings.push(`Closed the settings folder ${dir} to other users (it was mode ${(st.mode & 0o777).toString(8)}; now 700)`);

@@ -41,13 +41,23 @@ export const SettingsSchema = z.object({
   log: z
     .object({
       maxEntries: z.number().int().min(100).max(1_000_000).default(10_000),
-      maxBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
+      maxBytes: z
+        .number()
+        .int()
+        .min(1024 * 1024)
+        .max(1024 * 1024 * 1024)
+        .default(32 * 1024 * 1024),
     })
     .prefault({}),
   history: z
     .object({
       maxAgeDays: z.number().int().min(1).max(3650).default(90),
-      maxBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+      maxBytes: z
+        .number()
+        .int()
+        .min(1024 * 1024)
+        .max(1024 * 1024 * 1024)
+        .default(64 * 1024 * 1024),
     })
     .prefault({}),
   askTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
@@ -56,17 +66,21 @@ export const SettingsSchema = z.object({
     .object({
       textBudget: z.number().int().min(1000).max(10_000_000).default(100_000),
       imageMaxSide: z.number().int().min(64).max(8000).default(1568),
-      imageMaxBytes: z.number().int().min(16 * 1024).max(20 * 1024 * 1024).default(1536 * 1024),
+      imageMaxBytes: z
+        .number()
+        .int()
+        .min(16 * 1024)
+        .max(20 * 1024 * 1024)
+        .default(1536 * 1024),
       clients: z
         .record(
           z.string().min(1).max(200),
-          z
-            .object({
-              textBudget: z.number().int().min(1000).max(10_000_000).optional(),
-              images: z.boolean().optional(),
-              links: z.boolean().optional(),
-              embedOriginals: z.boolean().optional(),
-            }),
+          z.object({
+            textBudget: z.number().int().min(1000).max(10_000_000).optional(),
+            images: z.boolean().optional(),
+            links: z.boolean().optional(),
+            embedOriginals: z.boolean().optional(),
+          }),
         )
         .default({}),
     })

@@ -122,7 +122,8 @@ export class TrafficLog {
       errorMessage = typeof err.message === 'string' ? keptString(err.message, MAX_LOGGED_STRING, '…') : null;
       // Only errors we sent about a file (they name its URI) get a reason; errors are few, so this costs nothing on reads that work.
       const uri = err.data?.uri;
-      if (direction === 'out' && typeof uri === 'string' && uri.length <= 8192 && this.options.explain) failure = this.options.explain(uri, errorCode, err.data?.reason);
+      if (direction === 'out' && typeof uri === 'string' && uri.length <= 8192 && this.options.explain)
+        failure = this.options.explain(uri, errorCode, err.data?.reason);
     } else if ('result' in m) {
       kind = 'response';
     } else if (method !== null && hasId) {
@@ -153,7 +154,8 @@ export class TrafficLog {
 
     // A tool read says what it gave in its result's _meta (a string the server made: a page, an image's size).
     const detail = kind === 'response' && method === 'tools/call' && direction === 'out' ? readDetailOf(m) : null;
-    const kept = m === null ? { payload: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : logPayload(m, text, preview);
+    const kept =
+      m === null ? { payload: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : logPayload(m, text, preview);
     // Built in one literal (no spreads): this runs for every message.
     const entry: TrafficEntry = {
       seq: ++this.seq,
@@ -268,7 +270,7 @@ function partOf(args: Record<string, unknown>): string {
 
 /** What a read_resource result says it gave (`_meta["dev.mcpshelf/read"].detail`), or null. */
 function readDetailOf(m: Message | null): string | null {
-  const detail = ((m?.result as { _meta?: Record<string, { detail?: unknown } | undefined> } | undefined)?._meta?.['dev.mcpshelf/read'])?.detail;
+  const detail = (m?.result as { _meta?: Record<string, { detail?: unknown } | undefined> } | undefined)?._meta?.['dev.mcpshelf/read']?.detail;
   return typeof detail === 'string' ? detail.slice(0, 200) : null;
 }
 

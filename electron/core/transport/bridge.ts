@@ -56,10 +56,7 @@ function pipe(socketPath: string, io: BridgeStreams): Promise<number> {
     sock.on('error', (err: NodeJS.ErrnoException) => {
       if (!connected) {
         const why = err.code === 'ENOENT' || err.code === 'ECONNREFUSED' ? 'nothing is listening there' : err.message;
-        io.stderr.write(
-          `mcp-shelf connect: cannot reach MCP Shelf at ${socketPath}: ${why}.\n` +
-            'Start the app, or run: mcp-shelf serve FOLDER…\n',
-        );
+        io.stderr.write(`mcp-shelf connect: cannot reach MCP Shelf at ${socketPath}: ${why}.\n` + 'Start the app, or run: mcp-shelf serve FOLDER…\n');
         if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') {
           // Answer the client anyway, saying the shelf is not running, so the person (and the model) learn why.
           settled = true;

@@ -291,7 +291,8 @@ export async function startHttp(options: HttpOptions): Promise<HttpEndpoint> {
     });
   });
   port = (server.address() as AddressInfo).port;
-  if (remote) options.log?.(`WARNING: MCP over HTTP is reachable from other machines on ${options.host}:${port}; anyone with the token can read the published folders`);
+  if (remote)
+    options.log?.(`WARNING: MCP over HTTP is reachable from other machines on ${options.host}:${port}; anyone with the token can read the published folders`);
   const shownHost = remote ? options.host : '127.0.0.1';
   return {
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/mcp`,

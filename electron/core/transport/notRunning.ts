@@ -46,9 +46,15 @@ export function notRunningReply(message: Request, text: string): unknown {
     case 'logging/setLevel':
       return result({});
     case 'resources/list':
-      return result({ resources: [{ uri: NOT_RUNNING_URI, name: 'MCP Shelf is not running', title: 'MCP Shelf is not running: start it', description: text, mimeType: 'text/plain' }] });
+      return result({
+        resources: [
+          { uri: NOT_RUNNING_URI, name: 'MCP Shelf is not running', title: 'MCP Shelf is not running: start it', description: text, mimeType: 'text/plain' },
+        ],
+      });
     case 'resources/templates/list':
-      return result({ resourceTemplates: [{ uriTemplate: `${NOT_RUNNING_URI}/{path}`, name: 'MCP Shelf is not running', description: text, mimeType: 'text/plain' }] });
+      return result({
+        resourceTemplates: [{ uriTemplate: `${NOT_RUNNING_URI}/{path}`, name: 'MCP Shelf is not running', description: text, mimeType: 'text/plain' }],
+      });
     case 'tools/list':
       // The same tools the shelf offers, so a model that calls one learns why there is nothing.
       return result({ tools: TOOLS.map((name) => ({ name, description: `MCP Shelf's ${name.replace('_', ' ')}. ${text}`, inputSchema: { type: 'object' } })) });

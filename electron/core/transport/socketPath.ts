@@ -77,8 +77,10 @@ export async function socketTrustProblem(socketPath: string, isDefault: boolean)
   if (folder.isSymbolicLink()) return `its folder ${dir} is a link, not the folder MCP Shelf makes`;
   if (!folder.isDirectory()) return `${dir} is not a folder`;
   if (folder.uid !== uid && (isDefault || folder.uid !== 0)) return `its folder ${dir} belongs to another user (uid ${folder.uid})`;
-  if (isDefault && (folder.mode & 0o077) !== 0) return `its folder ${dir} is open to other users (mode ${(folder.mode & 0o777).toString(8)}; MCP Shelf makes it 700)`;
-  if (!isDefault && (folder.mode & 0o022) !== 0 && (folder.mode & 0o1000) === 0) return `other users can write into its folder ${dir} (mode ${(folder.mode & 0o777).toString(8)})`;
+  if (isDefault && (folder.mode & 0o077) !== 0)
+    return `its folder ${dir} is open to other users (mode ${(folder.mode & 0o777).toString(8)}; MCP Shelf makes it 700)`;
+  if (!isDefault && (folder.mode & 0o022) !== 0 && (folder.mode & 0o1000) === 0)
+    return `other users can write into its folder ${dir} (mode ${(folder.mode & 0o777).toString(8)})`;
   const sock = await lstat(socketPath).catch(() => null);
   if (!sock) return null;
   if (!sock.isSocket()) return 'it is not a socket';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import mime from 'mime';
-import { type WebSocket,WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 import { SHELF_EVENTS, type ShelfEventName, type ShelfEvents, WEB_API_PROTOCOL, WEB_TOKEN_PROTOCOL_PREFIX, type WireFrame } from '../../../shared/shelfApi.js';
 import { isInside } from '../library/uriPath.js';
@@ -86,7 +86,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
       if (url.searchParams.has('token')) {
         // An address in the older ?token= form: the token moves to the fragment, out of logs and Referers.
-        res.writeHead(303, { location: `${url.pathname}#token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+        res.writeHead(303, {
+          location: `${url.pathname}#token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`,
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+        });
         return res.end();
       }
       let rel: string;
@@ -119,7 +123,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   // The token is never echoed back: the server picks the API protocol, or none.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, handleProtocols: (offered) => (offered.has(WEB_API_PROTOCOL) ? WEB_API_PROTOCOL : false) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024 * 1024,
+    handleProtocols: (offered) => (offered.has(WEB_API_PROTOCOL) ? WEB_API_PROTOCOL : false),
+  });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname !== '/api' || !sameHost(req) || !sameSecret(protocolToken(req.headers['sec-websocket-protocol']), token)) {

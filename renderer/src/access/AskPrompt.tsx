@@ -106,8 +106,8 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
               '“Allow this client” also allows its next reads from this folder, until it disconnects.'
             ) : (
               <span data-testid="ask-once-only">
-                Over HTTP (2026-07-28) each request stands alone, and any program holding the token can send one under this name, so only this one read
-                can be allowed.
+                Over HTTP (2026-07-28) each request stands alone, and any program holding the token can send one under this name, so only this one read can be
+                allowed.
               </span>
             )}
           </p>

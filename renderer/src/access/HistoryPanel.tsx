@@ -28,7 +28,6 @@ function shortPath(e: AccessEntry): string {
   }
 }
 
-
 function download(text: string, format: HistoryExportFormat): void {
   const url = URL.createObjectURL(new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
   const a = document.createElement('a');
@@ -40,7 +39,8 @@ function download(text: string, format: HistoryExportFormat): void {
 
 const VIA: Record<AccessEntry['via'], string> = { resource: 'resources/read', tool: 'read tool', app: 'in-chat app' };
 /** How a read came: resources/read, the read tool or the in-chat app, over which transport, in which revision. */
-const how = (e: AccessEntry) => `${e.search ? e.search.tool : (VIA[e.via] ?? e.via)} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
+const how = (e: AccessEntry) =>
+  `${e.search ? e.search.tool : (VIA[e.via] ?? e.via)} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
 
 const GROUPS: Array<[ReadFailureInfo['group'], string]> = [
   ['asked', 'Ask before read'],
@@ -146,7 +146,11 @@ export function HistoryPanel({
     try {
       const out = await api.exportHistory(query, format);
       download(out.text, format);
-      notify(out.count < out.matched ? `Exported the newest ${out.count.toLocaleString()} of ${out.matched.toLocaleString()} entries` : `Exported ${out.count.toLocaleString()} entries`);
+      notify(
+        out.count < out.matched
+          ? `Exported the newest ${out.count.toLocaleString()} of ${out.matched.toLocaleString()} entries`
+          : `Exported ${out.count.toLocaleString()} entries`,
+      );
     } catch (err) {
       fail(err);
     }
@@ -206,7 +210,10 @@ export function HistoryPanel({
         {page && entries.length === 0 ? (
           <div className="empty-small centered" data-testid="history-empty">
             <p>{filtered ? 'No entry matches these filters.' : 'No client has read or searched a file yet.'}</p>
-            <p className="muted small">Every read and search by an MCP client — resources, the read and search tools, over the socket or HTTP — is recorded here with why any failed, and kept across restarts.</p>
+            <p className="muted small">
+              Every read and search by an MCP client — resources, the read and search tools, over the socket or HTTP — is recorded here with why any failed, and
+              kept across restarts.
+            </p>
           </div>
         ) : (
           <table className="history-table">
@@ -238,7 +245,8 @@ export function HistoryPanel({
                           <span className="history-via">{e.search.tool === 'grep_resources' ? 'grep' : 'search'}</span>{' '}
                           <span className="mono">{e.search.tool === 'grep_resources' ? `/${e.search.query}/` : `“${e.search.query}”`}</span>{' '}
                           <span className="muted small">
-                            {e.search.hits.toLocaleString()} {e.search.tool === 'grep_resources' ? (e.search.hits === 1 ? 'line' : 'lines') : e.search.hits === 1 ? 'hit' : 'hits'}
+                            {e.search.hits.toLocaleString()}{' '}
+                            {e.search.tool === 'grep_resources' ? (e.search.hits === 1 ? 'line' : 'lines') : e.search.hits === 1 ? 'hit' : 'hits'}
                           </span>
                         </span>
                       ) : e.folder ? (
@@ -261,14 +269,22 @@ export function HistoryPanel({
                     <td className="num mono muted">{e.size !== null ? formatBytes(e.size) : ''}</td>
                     <td className="history-outcome">
                       {why ? (
-                        <span className="status status-error" data-testid="history-reason" title={`${why.explain}${e.errorCode !== null ? ` Error ${e.errorCode}: ${e.errorMessage ?? ''}` : ''}`}>
+                        <span
+                          className="status status-error"
+                          data-testid="history-reason"
+                          title={`${why.explain}${e.errorCode !== null ? ` Error ${e.errorCode}: ${e.errorMessage ?? ''}` : ''}`}
+                        >
                           {why.label}
                         </span>
                       ) : (
                         <span className="status status-ok">{e.search ? 'searched' : 'read'}</span>
                       )}
                       {e.repeated !== undefined && e.repeated > 1 && (
-                        <span className="muted small history-repeated" data-testid="history-repeated" title={`${e.repeated.toLocaleString()} more like this in a row (not found, or refused without asking), kept as one entry`}>
+                        <span
+                          className="muted small history-repeated"
+                          data-testid="history-repeated"
+                          title={`${e.repeated.toLocaleString()} more like this in a row (not found, or refused without asking), kept as one entry`}
+                        >
                           ×{e.repeated.toLocaleString(undefined, { notation: 'compact' })}
                         </span>
                       )}
@@ -289,7 +305,11 @@ export function HistoryPanel({
       </div>
       <footer className="history-foot">
         <span className="muted small" data-testid="history-total">
-          {!page ? 'Loading…' : page.counting ? 'Counting the reads kept from earlier runs…' : `${page.total.toLocaleString()} ${page.total === 1 ? 'entry' : 'entries'} kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}`}
+          {!page
+            ? 'Loading…'
+            : page.counting
+              ? 'Counting the reads kept from earlier runs…'
+              : `${page.total.toLocaleString()} ${page.total === 1 ? 'entry' : 'entries'} kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}`}
         </span>
         <span className="spacer" />
         <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={entries.length === 0}>

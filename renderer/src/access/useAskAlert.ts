@@ -57,7 +57,10 @@ export function useAskAlert(asks: readonly AccessAsk[]): void {
       if (announced.current.has(ask.id)) continue;
       announced.current.add(ask.id);
       try {
-        const note = new Notification(`${ask.client ?? 'A client'} asks to read a file`, { body: `${ask.path}\nOpen MCP Shelf to allow or deny it.`, tag: `mcp-shelf-ask-${ask.id}` });
+        const note = new Notification(`${ask.client ?? 'A client'} asks to read a file`, {
+          body: `${ask.path}\nOpen MCP Shelf to allow or deny it.`,
+          tag: `mcp-shelf-ask-${ask.id}`,
+        });
         note.onclick = () => {
           window.focus();
           note.close();

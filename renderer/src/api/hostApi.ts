@@ -1,5 +1,5 @@
 import type { ShelfApi } from '../../../shared/shelfApi';
-import { type ConnectionState,createWsApi } from './wsClient';
+import { type ConnectionState, createWsApi } from './wsClient';
 
 /** What the Electron preload adds beside the contract. */
 export interface HostExtras {

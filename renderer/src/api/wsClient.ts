@@ -76,7 +76,9 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
     };
     socket.onclose = (ev) => {
       // Rare, and the first thing to look at when a tab says it is reconnecting.
-      console.info(`MCP Shelf: connection closed (code ${ev.code}${ev.reason ? `, ${ev.reason}` : ''}${opened ? '' : ', before it opened'}); retrying in ${retry} ms`);
+      console.info(
+        `MCP Shelf: connection closed (code ${ev.code}${ev.reason ? `, ${ev.reason}` : ''}${opened ? '' : ', before it opened'}); retrying in ${retry} ms`,
+      );
       if (!opened) failures++;
       onState(failures >= LOCKED_AFTER ? 'locked' : opened || failures > 1 ? 'closed' : 'connecting');
       // Refused before it opened while the server answers HTTP: the key is wrong (a stale address), not the network. Said now, not after three tries.

@@ -15,7 +15,12 @@ export const TABS: Array<{ id: Tab; label: string }> = [
  * Ctrl/Cmd+B shows or hides the sidebar;
  * and ←/→ on the tab list (returned, to put on it).
  */
-export function useShortcuts(tab: Tab, setTab: (t: Tab) => void, filterRef: RefObject<HTMLInputElement | null>, toggleSidebar?: () => void): (e: KeyboardEvent) => void {
+export function useShortcuts(
+  tab: Tab,
+  setTab: (t: Tab) => void,
+  filterRef: RefObject<HTMLInputElement | null>,
+  toggleSidebar?: () => void,
+): (e: KeyboardEvent) => void {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;

@@ -23,7 +23,14 @@ export function ClientsPanel({
   useEffect(() => {
     if (!listClients) return;
     let current = true;
-    const timer = setInterval(() => void listClients().then((list) => current && setPolled({ of: announced, list }), () => undefined), 1000);
+    const timer = setInterval(
+      () =>
+        void listClients().then(
+          (list) => current && setPolled({ of: announced, list }),
+          () => undefined,
+        ),
+      1000,
+    );
     return () => {
       current = false;
       clearInterval(timer);
@@ -50,7 +57,11 @@ export function ClientsPanel({
               </div>
               <div className="row-start">
                 <CopyButton text={status.httpUrl} label="Copy URL" />
-                {status.httpAuth && httpToken ? <CopyButton text={httpToken} label="Copy token" /> : <span className="muted small">no token (loopback only)</span>}
+                {status.httpAuth && httpToken ? (
+                  <CopyButton text={httpToken} label="Copy token" />
+                ) : (
+                  <span className="muted small">no token (loopback only)</span>
+                )}
               </div>
             </>
           ) : (
@@ -66,9 +77,7 @@ export function ClientsPanel({
         </div>
         <div className="card">
           <div className="card-label">Published</div>
-          <div className="card-value">
-            {status ? `${status.files.toLocaleString()} files` : '…'}
-          </div>
+          <div className="card-value">{status ? `${status.files.toLocaleString()} files` : '…'}</div>
           <div className="muted small">
             in {status?.folders ?? 0} {status?.folders === 1 ? 'folder' : 'folders'}
           </div>
@@ -96,7 +105,8 @@ export function ClientsPanel({
               <tr key={c.id}>
                 <td className="muted">{c.id}</td>
                 <td>
-                  {c.name ?? <span className="muted">{c.protocolVersion ? 'unnamed client' : 'not initialized yet'}</span>} {c.version && <span className="muted">{c.version}</span>}
+                  {c.name ?? <span className="muted">{c.protocolVersion ? 'unnamed client' : 'not initialized yet'}</span>}{' '}
+                  {c.version && <span className="muted">{c.version}</span>}
                 </td>
                 <td>{c.transport}</td>
                 <td data-testid="client-protocol">{c.protocolVersion ?? <span className="muted">—</span>}</td>

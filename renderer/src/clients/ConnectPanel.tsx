@@ -42,8 +42,8 @@ export function ConnectPanel({
   return (
     <section className="connect" aria-label="Connect a client">
       <p className="lead">
-        MCP clients start the bridge, <code>mcp-shelf connect</code>, which forwards their messages to this shelf. Add it to a client with one click, or
-        paste the configuration yourself; then restart the client.
+        MCP clients start the bridge, <code>mcp-shelf connect</code>, which forwards their messages to this shelf. Add it to a client with one click, or paste
+        the configuration yourself; then restart the client.
       </p>
       <p className="lead app-note" data-testid="app-note">
         <strong>MCP Shelf in the chat.</strong> {listOf(APP_CLIENTS)} show MCP Shelf as an app inside the conversation: ask to browse your shelf (the{' '}

@@ -32,7 +32,12 @@ export function DoctorPanel({ run, install }: { run: () => Promise<DoctorReport[
     }
   };
   const fix = async (target: SetupClient) => {
-    const result = await install(target).catch((err: unknown) => ({ ok: false as const, file: '', error: err instanceof Error ? err.message : String(err), snippet: '' }));
+    const result = await install(target).catch((err: unknown) => ({
+      ok: false as const,
+      file: '',
+      error: err instanceof Error ? err.message : String(err),
+      snippet: '',
+    }));
     setFixed((f) => ({ ...f, [target]: result }));
     if (result.ok) await check();
   };
@@ -56,7 +61,11 @@ export function DoctorPanel({ run, install }: { run: () => Promise<DoctorReport[
           {error}
         </p>
       )}
-      {reports?.length === 0 && <p className="muted" data-testid="doctor-none">No MCP client config was found on this machine. Add one below.</p>}
+      {reports?.length === 0 && (
+        <p className="muted" data-testid="doctor-none">
+          No MCP client config was found on this machine. Add one below.
+        </p>
+      )}
       {reports?.map((r) => {
         const result = fixed[r.target];
         return (
@@ -104,7 +113,9 @@ export function DoctorPanel({ run, install }: { run: () => Promise<DoctorReport[
             </ul>
             {result && (
               <p className={`setup-result ${result.ok ? 'ok' : 'bad'}`} role="status">
-                {result.ok ? `Rewrote the entry in ${result.file}${result.backup ? ` (backup: ${result.backup})` : ''}. Restart ${r.client} to use it.` : result.error}
+                {result.ok
+                  ? `Rewrote the entry in ${result.file}${result.backup ? ` (backup: ${result.backup})` : ''}. Restart ${r.client} to use it.`
+                  : result.error}
               </p>
             )}
           </article>

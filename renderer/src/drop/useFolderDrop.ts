@@ -20,7 +20,11 @@ export interface FolderDrop {
  * Folders dropped anywhere on the window are published; dropped files are
  * refused with a reason, and a browser that hides paths says so.
  */
-export function useFolderDrop(pathForFile: HostExtras['pathForFile'], addPaths: (paths: string[]) => Promise<boolean>, notify: (tone: Toast['tone'], text: string) => void): FolderDrop {
+export function useFolderDrop(
+  pathForFile: HostExtras['pathForFile'],
+  addPaths: (paths: string[]) => Promise<boolean>,
+  notify: (tone: Toast['tone'], text: string) => void,
+): FolderDrop {
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0); // enter/leave fire for every child crossed
 
@@ -32,7 +36,10 @@ export function useFolderDrop(pathForFile: HostExtras['pathForFile'], addPaths: 
         return;
       }
       if (outcome.refusedFiles.length > 0) {
-        notify('warning', `Only folders can be published; ${outcome.refusedFiles.length === 1 ? `“${outcome.refusedFiles[0]}” is a file` : `${outcome.refusedFiles.length} files were skipped`}.`);
+        notify(
+          'warning',
+          `Only folders can be published; ${outcome.refusedFiles.length === 1 ? `“${outcome.refusedFiles[0]}” is a file` : `${outcome.refusedFiles.length} files were skipped`}.`,
+        );
       }
       void addPaths(outcome.folders);
     },

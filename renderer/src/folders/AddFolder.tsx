@@ -29,7 +29,14 @@ export function AddFolder({
   useEffect(() => {
     if (!complete || !path.trim()) return setSuggestions([]);
     let current = true;
-    const timer = setTimeout(() => void complete(path).then((s) => current && setSuggestions(s), () => undefined), 120);
+    const timer = setTimeout(
+      () =>
+        void complete(path).then(
+          (s) => current && setSuggestions(s),
+          () => undefined,
+        ),
+      120,
+    );
     return () => {
       current = false;
       clearTimeout(timer);
@@ -60,33 +67,33 @@ export function AddFolder({
   return (
     <form className="add-path" onSubmit={submit} noValidate>
       <div className="add-path-row">
-      <label className="visually-hidden" htmlFor="add-path-input">
-        Folder path
-      </label>
-      <input
-        id="add-path-input"
-        className="input"
-        placeholder="/path/to/folder"
-        value={path}
-        onChange={(e) => {
-          setPath(e.target.value);
-          setProblem(null);
-        }}
-        aria-invalid={problem !== null}
-        aria-describedby={problem !== null ? 'add-path-problem' : undefined}
-        spellCheck={false}
-        autoComplete="off"
-        autoFocus={autoFocus}
-        list="add-path-suggestions"
-      />
-      <datalist id="add-path-suggestions" data-testid="path-suggestions">
-        {suggestions.map((s) => (
-          <option key={s} value={s} />
-        ))}
-      </datalist>
-      <button type="submit" className="btn btn-primary" disabled={busy || !path.trim()}>
-        Publish
-      </button>
+        <label className="visually-hidden" htmlFor="add-path-input">
+          Folder path
+        </label>
+        <input
+          id="add-path-input"
+          className="input"
+          placeholder="/path/to/folder"
+          value={path}
+          onChange={(e) => {
+            setPath(e.target.value);
+            setProblem(null);
+          }}
+          aria-invalid={problem !== null}
+          aria-describedby={problem !== null ? 'add-path-problem' : undefined}
+          spellCheck={false}
+          autoComplete="off"
+          autoFocus={autoFocus}
+          list="add-path-suggestions"
+        />
+        <datalist id="add-path-suggestions" data-testid="path-suggestions">
+          {suggestions.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+        <button type="submit" className="btn btn-primary" disabled={busy || !path.trim()}>
+          Publish
+        </button>
       </div>
       {problem !== null && (
         <p className="field-problem" id="add-path-problem" role="alert" data-testid="path-problem">

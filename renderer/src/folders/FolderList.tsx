@@ -70,15 +70,32 @@ export function FolderList({
                     asks
                   </span>
                 )}
-                <span className="folder-count" data-testid="folder-count" title={f.options.enabled && f.state !== 'indexing' ? `${filesLabel(f.fileCount)}, ${formatBytes(f.totalBytes)}` : undefined}>
+                <span
+                  className="folder-count"
+                  data-testid="folder-count"
+                  title={f.options.enabled && f.state !== 'indexing' ? `${filesLabel(f.fileCount)}, ${formatBytes(f.totalBytes)}` : undefined}
+                >
                   {folderSummary(f).files}
                   {folderSummary(f).size && <span className="folder-size"> · {folderSummary(f).size}</span>}
                 </span>
-                <button type="button" className="icon-btn" onClick={() => setEditing(f.path)} aria-haspopup="dialog" aria-label={`Options of ${name}`} title="Options">
+                <button
+                  type="button"
+                  className="icon-btn"
+                  onClick={() => setEditing(f.path)}
+                  aria-haspopup="dialog"
+                  aria-label={`Options of ${name}`}
+                  title="Options"
+                >
                   <span className="kebab" aria-hidden="true" />
                 </button>
                 <label className="switch" title={f.options.enabled ? 'Published: click to pause' : 'Paused: click to publish'}>
-                  <input type="checkbox" role="switch" checked={f.options.enabled} onChange={(e) => onToggle(f.path, e.target.checked)} aria-label={`Publish ${name}`} />
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={f.options.enabled}
+                    onChange={(e) => onToggle(f.path, e.target.checked)}
+                    aria-label={`Publish ${name}`}
+                  />
                   <span className="switch-track" aria-hidden="true" />
                 </label>
               </div>
@@ -97,7 +114,13 @@ export function FolderList({
                       </span>
                     )}
                     {hiddenCount(f) > 0 && (
-                      <button type="button" className="link small" onClick={() => setExplaining(explaining === f.path ? null : f.path)} aria-expanded={explaining === f.path} data-testid="hidden-count">
+                      <button
+                        type="button"
+                        className="link small"
+                        onClick={() => setExplaining(explaining === f.path ? null : f.path)}
+                        aria-expanded={explaining === f.path}
+                        data-testid="hidden-count"
+                      >
                         {hiddenCount(f).toLocaleString()} hidden
                       </button>
                     )}
@@ -121,7 +144,13 @@ export function FolderList({
                         </button>
                       </span>
                     ) : (
-                      <button type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(f.path)} title="Stop publishing this folder (nothing on disk changes)" aria-label={`Remove ${name}`}>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-small"
+                        onClick={() => setConfirming(f.path)}
+                        title="Stop publishing this folder (nothing on disk changes)"
+                        aria-label={`Remove ${name}`}
+                      >
                         Remove
                       </button>
                     )}

@@ -24,9 +24,7 @@ export function FolderOptionsDialog({
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="modal folder-options-modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} data-testid="folder-options">
-        <h2 id={titleId}>
-          Options of {folder.path.split(/[\\/]/).filter(Boolean).pop() ?? folder.path}
-        </h2>
+        <h2 id={titleId}>Options of {folder.path.split(/[\\/]/).filter(Boolean).pop() ?? folder.path}</h2>
         <p className="small muted mono folder-options-path">{folder.path}</p>
         <FolderOptionsEditor folder={folder} onSave={onSave} onClose={onClose} />
       </div>
@@ -58,7 +56,10 @@ export function FolderOptionsEditor({
         // Turning asking on is the moment a waiting read may need to reach the owner in another tab: ask for notifications now, on this click.
         if (askBeforeRead && !folder.options.askBeforeRead) askNotificationPermission();
         setSaving(true);
-        const extraIgnore = patterns.split('\n').map((p) => p.trim()).filter(Boolean);
+        const extraIgnore = patterns
+          .split('\n')
+          .map((p) => p.trim())
+          .filter(Boolean);
         await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead });
         setSaving(false);
         onClose();

@@ -139,13 +139,29 @@ export function CodeView({ text, language, focusLine, focusTerm }: { text: strin
         </label>
         <CopyButton text={text} label="Copy text" />
       </div>
-      {text.length > SHOW_LIMIT && <p className="note" data-testid="show-limit">Showing the first {SHOW_LIMIT.toLocaleString()} of {text.length.toLocaleString()} characters here; a client gets all of them.</p>}
+      {text.length > SHOW_LIMIT && (
+        <p className="note" data-testid="show-limit">
+          Showing the first {SHOW_LIMIT.toLocaleString()} of {text.length.toLocaleString()} characters here; a client gets all of them.
+        </p>
+      )}
       <div className="code-scroll" tabIndex={0} aria-label="File text" ref={codeRef}>
         {matchLine !== null && !wrap && (
-          <div ref={findRef} className="focus-line find-line" data-testid="find-line" style={{ top: TOP_PX + (matchLine - 1) * LINE_PX, height: LINE_PX }} aria-hidden="true" />
+          <div
+            ref={findRef}
+            className="focus-line find-line"
+            data-testid="find-line"
+            style={{ top: TOP_PX + (matchLine - 1) * LINE_PX, height: LINE_PX }}
+            aria-hidden="true"
+          />
         )}
         {focusLine !== undefined && !wrap && (
-          <div ref={focusRef} className="focus-line" data-testid="focus-line" style={{ top: TOP_PX + (focusLine - 1) * LINE_PX, height: LINE_PX }} aria-hidden="true" />
+          <div
+            ref={focusRef}
+            className="focus-line"
+            data-testid="focus-line"
+            style={{ top: TOP_PX + (focusLine - 1) * LINE_PX, height: LINE_PX }}
+            aria-hidden="true"
+          />
         )}
         {wrap ? (
           <div className={`code wrapped${html !== null ? ' hljs' : ''}`} style={{ '--gutter-ch': String(lines).length } as CSSProperties}>

@@ -35,7 +35,12 @@ function ShelfImage({ src, alt, context }: { src: string; alt: string; context: 
       current = false;
     };
   }, [src, context]);
-  if (failed) return <span className="md-missing" title={src}>[image not published: {alt || src}]</span>;
+  if (failed)
+    return (
+      <span className="md-missing" title={src}>
+        [image not published: {alt || src}]
+      </span>
+    );
   return url ? <img src={url} alt={alt} /> : <span className="muted small">{alt || 'image'}…</span>;
 }
 
@@ -86,7 +91,11 @@ export function MarkdownView({ text, context }: { text: string; context: Markdow
       const language = /language-([\w+-]+)/.exec(className ?? '')?.[1] ?? null;
       const source = String(children ?? '');
       const html = language ? highlightHtml(source.replace(/\n$/, ''), language) : null;
-      return html !== null ? <code className={`hljs ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: html }} /> : <code className={className}>{children}</code>;
+      return html !== null ? (
+        <code className={`hljs ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: html }} />
+      ) : (
+        <code className={className}>{children}</code>
+      );
     },
   };
   return (

@@ -9,7 +9,7 @@ import { CodeView } from './CodeView';
 import { HexView } from './HexView';
 import { type MarkdownContext, MarkdownPane } from './MarkdownView';
 import { ModelView } from './ModelView';
-import { base64Bytes, languageFor, type PreviewKind,previewKind, rawResponseText } from './previewKind';
+import { base64Bytes, languageFor, type PreviewKind, previewKind, rawResponseText } from './previewKind';
 
 /** Files whose text the server extracts (`?as=text`), when the caller does not say (it knows from the listed companions). */
 const DOCUMENT = /\.(pdf|docx|xlsx|pptx|epub|odt|ods|odp|rtf|html?|xhtml|ipynb|eml|mbox)$/i;
@@ -45,7 +45,13 @@ export function ImageView({ src, name }: { src: string; name: string }) {
   const [actual, setActual] = useState(false);
   return (
     <div className={`media-view checkerboard${actual ? ' actual-size' : ''}`}>
-      <button type="button" className="image-button" onClick={() => setActual(!actual)} title={actual ? 'Fit to the pane' : 'Actual size'} aria-pressed={actual}>
+      <button
+        type="button"
+        className="image-button"
+        onClick={() => setActual(!actual)}
+        title={actual ? 'Fit to the pane' : 'Actual size'}
+        aria-pressed={actual}
+      >
         <img src={src} alt={name} data-testid="image-view" onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
       </button>
       {size && (
@@ -85,7 +91,8 @@ export function PreviewBody({
 
   if (!preview.ok) {
     const data = preview.error.data as { size?: unknown; limit?: unknown } | undefined;
-    const tooLarge = preview.error.code === 1004 && typeof data?.size === 'number' && typeof data.limit === 'number' ? { size: data.size, limit: data.limit } : null;
+    const tooLarge =
+      preview.error.code === 1004 && typeof data?.size === 'number' && typeof data.limit === 'number' ? { size: data.size, limit: data.limit } : null;
     return (
       <div className="preview-error" role="alert" data-testid="preview-error">
         <div className="error-code">Error {preview.error.code}</div>
@@ -222,7 +229,9 @@ export function Preview({
   // An image has text while OCR is on (live, not as the listing had it when fetched); a document when the listing says so.
   const isDocument = OCR_IMAGE.test(resource.name) ? ocr : (hasText ?? DOCUMENT.test(resource.name));
   // A document opens on its text (a zip's bytes mean nothing to a person); a PDF keeps its rendered pages, an image shows itself.
-  const [asText, setAsText] = useState(focus?.inText ?? (isDocument && !!readText && resource.mimeType !== 'application/pdf' && !resource.mimeType.startsWith('image/')));
+  const [asText, setAsText] = useState(
+    focus?.inText ?? (isDocument && !!readText && resource.mimeType !== 'application/pdf' && !resource.mimeType.startsWith('image/')),
+  );
   const [text, setText] = useState<ReadPreview | null>(null);
   useEffect(() => {
     if (!asText || !readText || text) return;
@@ -257,20 +266,43 @@ export function Preview({
         <div className="preview-controls">
           {readForModel && setAudience && (
             <div className="segmented" role="group" aria-label="Whose view">
-              <button type="button" aria-pressed={audience === 'client'} onClick={() => setAudience('client')} title="What resources/read gives a client: the file exactly">
+              <button
+                type="button"
+                aria-pressed={audience === 'client'}
+                onClick={() => setAudience('client')}
+                title="What resources/read gives a client: the file exactly"
+              >
                 Client gets
               </button>
-              <button type="button" aria-pressed={audience === 'model'} onClick={() => setAudience('model')} data-testid="model-toggle" title="What the read_resource tool gives a model: pages of text, images it can see, binaries described">
+              <button
+                type="button"
+                aria-pressed={audience === 'model'}
+                onClick={() => setAudience('model')}
+                data-testid="model-toggle"
+                title="What the read_resource tool gives a model: pages of text, images it can see, binaries described"
+              >
                 Model gets
               </button>
             </div>
           )}
           {isDocument && readText && audience === 'client' && (
             <div className="segmented" role="group" aria-label="Document view">
-              <button type="button" aria-pressed={asText} onClick={() => setAsText(true)} data-testid="text-toggle" title="The text a client gets from this URI with ?as=text">
+              <button
+                type="button"
+                aria-pressed={asText}
+                onClick={() => setAsText(true)}
+                data-testid="text-toggle"
+                title="The text a client gets from this URI with ?as=text"
+              >
                 Text
               </button>
-              <button type="button" aria-pressed={!asText} onClick={() => setAsText(false)} data-testid="file-toggle" title="The file itself, as resources/read gives it">
+              <button
+                type="button"
+                aria-pressed={!asText}
+                onClick={() => setAsText(false)}
+                data-testid="file-toggle"
+                title="The file itself, as resources/read gives it"
+              >
                 File
               </button>
             </div>
@@ -299,22 +331,27 @@ export function Preview({
           <ModelView resource={resource} readForModel={readForModel} updatedAt={updatedAt ?? null} raw={raw} />
         ) : (
           <>
-        {((loading && !preview) || (asText && !text)) && <p className="muted">{asText ? 'Extracting the text…' : 'Reading…'}</p>}
-        {shown &&
-          (raw ? (
-            <CodeView text={rawResponseText(shown)} language="json" />
-          ) : asText && shown.ok ? (
-            <CodeView text={'text' in (shown.result.contents[0] as ResourceContents) ? ((shown.result.contents[0] as { text: string }).text) : ''} language={null} focusLine={focus?.inText ? focus.line : undefined} focusTerm={focus?.inText ? focus.term : undefined} />
-          ) : (
-            <PreviewBody
-              preview={shown}
-              name={resource.name}
-              focusLine={focus && !focus.inText ? focus.line : undefined}
-              focusTerm={focus && !focus.inText ? focus.term : undefined}
-              markdown={readText && openUri ? { baseUri: resource.uri, read: readText, open: openUri } : undefined}
-              openSettings={openSettings}
-            />
-          ))}
+            {((loading && !preview) || (asText && !text)) && <p className="muted">{asText ? 'Extracting the text…' : 'Reading…'}</p>}
+            {shown &&
+              (raw ? (
+                <CodeView text={rawResponseText(shown)} language="json" />
+              ) : asText && shown.ok ? (
+                <CodeView
+                  text={'text' in (shown.result.contents[0] as ResourceContents) ? (shown.result.contents[0] as { text: string }).text : ''}
+                  language={null}
+                  focusLine={focus?.inText ? focus.line : undefined}
+                  focusTerm={focus?.inText ? focus.term : undefined}
+                />
+              ) : (
+                <PreviewBody
+                  preview={shown}
+                  name={resource.name}
+                  focusLine={focus && !focus.inText ? focus.line : undefined}
+                  focusTerm={focus && !focus.inText ? focus.term : undefined}
+                  markdown={readText && openUri ? { baseUri: resource.uri, read: readText, open: openUri } : undefined}
+                  openSettings={openSettings}
+                />
+              ))}
           </>
         )}
       </div>

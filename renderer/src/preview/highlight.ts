@@ -26,7 +26,34 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
-const languages = { bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, lua, makefile, markdown, php, python, ruby, rust, scss, sql, swift, typescript, xml, yaml };
+const languages = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  dockerfile,
+  go,
+  ini,
+  java,
+  javascript,
+  json,
+  kotlin,
+  lua,
+  makefile,
+  markdown,
+  php,
+  python,
+  ruby,
+  rust,
+  scss,
+  sql,
+  swift,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang);
 
 /** Past this many characters, text is shown plain: highlighting would stall the window. */
@@ -54,7 +81,7 @@ export function htmlLines(html: string): string[] {
   const open: string[] = [];
   const special = /[<\n]/g;
   let line = '';
-  for (let i = 0; i < html.length; ) {
+  for (let i = 0; i < html.length;) {
     const ch = html[i] as string;
     if (ch === '<') {
       const end = html.indexOf('>', i) + 1;

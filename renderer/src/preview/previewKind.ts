@@ -32,7 +32,18 @@ export function rawResponseText(preview: ReadPreview, maxChars = 1_000_000): str
 /** The read_resource tool's result (or error) as the model's client receives it, long strings cut like rawResponseText's. */
 export function rawToolResultText(preview: ModelPreview, maxChars = 1_000_000): string {
   const elide = (s: string) => (s.length > maxChars ? `${s.slice(0, maxChars)}… [${(s.length - maxChars).toLocaleString('en')} more characters]` : s);
-  if (!preview.ok) return JSON.stringify({ result: { isError: true, content: [{ type: 'text', text: `${preview.error.message} (${preview.error.code})` }], structuredContent: { error: preview.error } } }, null, 2);
+  if (!preview.ok)
+    return JSON.stringify(
+      {
+        result: {
+          isError: true,
+          content: [{ type: 'text', text: `${preview.error.message} (${preview.error.code})` }],
+          structuredContent: { error: preview.error },
+        },
+      },
+      null,
+      2,
+    );
   const content = preview.content.map((c) => (c.type === 'text' ? { ...c, text: elide(c.text) } : c.type === 'image' ? { ...c, data: elide(c.data) } : c));
   return JSON.stringify({ result: { content, _meta: { 'dev.mcpshelf/read': preview.position } } }, null, 2);
 }
@@ -49,7 +60,9 @@ export function base64Bytes(b64: string, max = Number.POSITIVE_INFINITY): Uint8A
 /** One hex-dump line: offset, 16 bytes in hex, and their printable ASCII. */
 export function hexLine(bytes: Uint8Array, offset: number): string {
   const slice = bytes.subarray(offset, offset + 16);
-  const hex = Array.from(slice, (b) => b.toString(16).padStart(2, '0')).join(' ').padEnd(47, ' ');
+  const hex = Array.from(slice, (b) => b.toString(16).padStart(2, '0'))
+    .join(' ')
+    .padEnd(47, ' ');
   const ascii = Array.from(slice, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
   return `${offset.toString(16).padStart(8, '0')}  ${hex}  ${ascii}`;
 }
@@ -58,10 +71,48 @@ export function hexLine(bytes: Uint8Array, offset: number): string {
 export function languageFor(name: string, mime: string): string | null {
   const ext = name.toLowerCase().split('.').pop() ?? '';
   const byExt: Record<string, string> = {
-    ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-    py: 'python', rb: 'ruby', go: 'go', rs: 'rust', java: 'java', kt: 'kotlin', swift: 'swift', c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', hpp: 'cpp', cs: 'csharp',
-    css: 'css', scss: 'scss', html: 'xml', xml: 'xml', svg: 'xml', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'ini', ini: 'ini', sh: 'bash', bash: 'bash', zsh: 'bash',
-    sql: 'sql', md: 'markdown', php: 'php', lua: 'lua', diff: 'diff', patch: 'diff', dockerfile: 'dockerfile', makefile: 'makefile',
+    ts: 'typescript',
+    tsx: 'typescript',
+    mts: 'typescript',
+    cts: 'typescript',
+    js: 'javascript',
+    jsx: 'javascript',
+    mjs: 'javascript',
+    cjs: 'javascript',
+    py: 'python',
+    rb: 'ruby',
+    go: 'go',
+    rs: 'rust',
+    java: 'java',
+    kt: 'kotlin',
+    swift: 'swift',
+    c: 'c',
+    h: 'c',
+    cpp: 'cpp',
+    cc: 'cpp',
+    hpp: 'cpp',
+    cs: 'csharp',
+    css: 'css',
+    scss: 'scss',
+    html: 'xml',
+    xml: 'xml',
+    svg: 'xml',
+    json: 'json',
+    yaml: 'yaml',
+    yml: 'yaml',
+    toml: 'ini',
+    ini: 'ini',
+    sh: 'bash',
+    bash: 'bash',
+    zsh: 'bash',
+    sql: 'sql',
+    md: 'markdown',
+    php: 'php',
+    lua: 'lua',
+    diff: 'diff',
+    patch: 'diff',
+    dockerfile: 'dockerfile',
+    makefile: 'makefile',
   };
   if (byExt[ext]) return byExt[ext] as string;
   if (/dockerfile/i.test(name)) return 'dockerfile';

@@ -19,7 +19,12 @@ export interface SelectionState {
  * error. Only a new listing does this, not a new selection: the selection
  * and folders are read through refs.
  */
-export function useSelection(api: ShelfApi, resources: Map<string, ResourceInfo[]>, folders: FolderInfo[] | null, fail: (err: unknown) => void): SelectionState {
+export function useSelection(
+  api: ShelfApi,
+  resources: Map<string, ResourceInfo[]>,
+  folders: FolderInfo[] | null,
+  fail: (err: unknown) => void,
+): SelectionState {
   const [selected, setSelected] = useState<ResourceInfo | null>(null);
   const [preview, setPreview] = useState<ReadPreview | null>(null);
   const [reading, setReading] = useState(false);

@@ -8,9 +8,7 @@ import { FolderSelect } from '../folders/FolderSelect';
 /** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
 export function Snippet({ text }: { text: string }) {
   return (
-    <span className="hit-snippet mono">
-      {snippetParts(text).map((p, i) => (p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
-    </span>
+    <span className="hit-snippet mono">{snippetParts(text).map((p, i) => (p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</span>
   );
 }
 
@@ -69,10 +67,9 @@ export function SearchPanel({
 
   const more = () => {
     if (!results?.nextCursor) return;
-    api.searchContent(query.trim(), { ...(folder ? { folder } : {}), cursor: results.nextCursor, limit: 50 }).then(
-      (r) => setResults({ ...r, hits: [...results.hits, ...r.hits] }),
-      fail,
-    );
+    api
+      .searchContent(query.trim(), { ...(folder ? { folder } : {}), cursor: results.nextCursor, limit: 50 })
+      .then((r) => setResults({ ...r, hits: [...results.hits, ...r.hits] }), fail);
   };
 
   const onKey = (e: KeyboardEvent) => {
@@ -108,7 +105,9 @@ export function SearchPanel({
           ? 'Full-text search is off on this shelf (the searchIndex setting).'
           : [
               results ? `${results.total.toLocaleString()} ${results.total === 1 ? 'file matches' : 'files match'}` : busy ? 'Searching…' : null,
-              pending > 0 ? `Indexing: ${indexing.indexed.toLocaleString()} files done, ${pending.toLocaleString()} to go — results may be incomplete` : `${indexing.indexed.toLocaleString()} files indexed`,
+              pending > 0
+                ? `Indexing: ${indexing.indexed.toLocaleString()} files done, ${pending.toLocaleString()} to go — results may be incomplete`
+                : `${indexing.indexed.toLocaleString()} files indexed`,
               results && results.notSearched.length > 0 ? `Not searched (asks before each read): ${results.notSearched.map(baseName).join(', ')}` : null,
               indexing.full ? `The index is full (${indexing.maxFiles.toLocaleString()} files at most): some files are not searched` : null,
             ]
@@ -123,7 +122,11 @@ export function SearchPanel({
             <p className="muted small">Best matches first — the same results a client gets from the search_resources tool.</p>
           </div>
         )}
-        {results && hits.length === 0 && <p className="empty-small" data-testid="search-empty">No file matches “{query.trim()}”.</p>}
+        {results && hits.length === 0 && (
+          <p className="empty-small" data-testid="search-empty">
+            No file matches “{query.trim()}”.
+          </p>
+        )}
         {hits.length > 0 && (
           <div id="search-results" role="listbox" aria-label="Results">
             {hits.map((h, i) => (

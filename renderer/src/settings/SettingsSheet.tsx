@@ -134,20 +134,32 @@ export function SettingsSheet({
             </span>
           </label>
           <p className="small muted" id="read-limit-note">
-            For resources/read, one message: past 7 MiB, a file’s base64 reply can exceed the 10 MiB message limit of the official SDK clients. The tools read files of any size a page at a time.
+            For resources/read, one message: past 7 MiB, a file’s base64 reply can exceed the 10 MiB message limit of the official SDK clients. The tools read
+            files of any size a page at a time.
           </p>
           {readLimitInForce !== null && readLimitInForce !== s.maxReadBytes && (
             <p className="small" data-testid="read-limit-override">
-              This run uses {formatBytes(readLimitInForce)}, set on the command line (--max-read-bytes); the value here applies when the shelf starts without it.
+              This run uses {formatBytes(readLimitInForce)}, set on the command line (--max-read-bytes); the value here applies when the shelf starts without
+              it.
             </p>
           )}
           <label className="check">
-            <input type="checkbox" checked={s.tools} onChange={(e) => set({ tools: e.target.checked })} /> Offer the read-only tools (list, read, search, grep) to clients that only use tools
+            <input type="checkbox" checked={s.tools} onChange={(e) => set({ tools: e.target.checked })} /> Offer the read-only tools (list, read, search, grep)
+            to clients that only use tools
           </label>
           <label className="field">
             <span>An ask-before-read waits</span>
             <span className="with-unit">
-              <input className="input input-small input-num" type="number" min={1} max={3600} required value={s.askTimeoutSeconds} onChange={(e) => set({ askTimeoutSeconds: num(e.target.value) })} /> s
+              <input
+                className="input input-small input-num"
+                type="number"
+                min={1}
+                max={3600}
+                required
+                value={s.askTimeoutSeconds}
+                onChange={(e) => set({ askTimeoutSeconds: num(e.target.value) })}
+              />{' '}
+              s
             </span>
           </label>
         </fieldset>
@@ -187,14 +199,20 @@ export function SettingsSheet({
                 aria-label="Longest side of an image, in pixels"
               />{' '}
               px a side,{' '}
-              <MibInput bytes={s.delivery.imageMaxBytes} onBytes={(imageMaxBytes) => set({ delivery: { ...s.delivery, imageMaxBytes } })} label="Largest image in MiB" fractional />
+              <MibInput
+                bytes={s.delivery.imageMaxBytes}
+                onBytes={(imageMaxBytes) => set({ delivery: { ...s.delivery, imageMaxBytes } })}
+                label="Largest image in MiB"
+                fractional
+              />
             </span>
           </label>
         </fieldset>
         <fieldset>
           <legend>Text in images and scans</legend>
           <label className="check">
-            <input type="checkbox" checked={s.ocr.enabled} onChange={(e) => set({ ocr: { ...s.ocr, enabled: e.target.checked } })} data-testid="ocr-enabled" /> Read the words in images and scanned PDF pages (OCR)
+            <input type="checkbox" checked={s.ocr.enabled} onChange={(e) => set({ ocr: { ...s.ocr, enabled: e.target.checked } })} data-testid="ocr-enabled" />{' '}
+            Read the words in images and scanned PDF pages (OCR)
           </label>
           <label className="field">
             <span>Languages</span>
@@ -209,13 +227,15 @@ export function SettingsSheet({
             />
           </label>
           <p className="small muted" id="ocr-note">
-            Tesseract codes joined with +, such as eng+deu. English ships; put another language’s .traineddata in the settings folder’s ocr-languages folder. Text found is kept with the rest of the documents’ text.
+            Tesseract codes joined with +, such as eng+deu. English ships; put another language’s .traineddata in the settings folder’s ocr-languages folder.
+            Text found is kept with the rest of the documents’ text.
           </p>
         </fieldset>
         <fieldset>
           <legend>Streamable HTTP</legend>
           <label className="check">
-            <input type="checkbox" checked={s.http.enabled} onChange={(e) => set({ http: { ...s.http, enabled: e.target.checked } })} /> Serve MCP over HTTP on {s.http.host}
+            <input type="checkbox" checked={s.http.enabled} onChange={(e) => set({ http: { ...s.http, enabled: e.target.checked } })} /> Serve MCP over HTTP on{' '}
+            {s.http.host}
           </label>
           <label className="field">
             <span>Port</span>
@@ -237,8 +257,16 @@ export function SettingsSheet({
           <label className="field">
             <span>Traffic log keeps</span>
             <span className="with-unit">
-              <input className="input input-small input-num" type="number" min={100} max={1_000_000} required value={s.log.maxEntries} onChange={(e) => set({ log: { ...s.log, maxEntries: num(e.target.value) } })} /> messages,{' '}
-              <MibInput bytes={s.log.maxBytes} onBytes={(maxBytes) => set({ log: { ...s.log, maxBytes } })} label="Traffic log size in MiB" /> at most
+              <input
+                className="input input-small input-num"
+                type="number"
+                min={100}
+                max={1_000_000}
+                required
+                value={s.log.maxEntries}
+                onChange={(e) => set({ log: { ...s.log, maxEntries: num(e.target.value) } })}
+              />{' '}
+              messages, <MibInput bytes={s.log.maxBytes} onBytes={(maxBytes) => set({ log: { ...s.log, maxBytes } })} label="Traffic log size in MiB" /> at most
             </span>
           </label>
           <label className="field">
@@ -255,7 +283,8 @@ export function SettingsSheet({
                 onChange={(e) => set({ history: { ...s.history, maxAgeDays: num(e.target.value) } })}
               />{' '}
               days,{' '}
-              <MibInput bytes={s.history.maxBytes} onBytes={(maxBytes) => set({ history: { ...s.history, maxBytes } })} label="Access history size in MiB" /> at most
+              <MibInput bytes={s.history.maxBytes} onBytes={(maxBytes) => set({ history: { ...s.history, maxBytes } })} label="Access history size in MiB" /> at
+              most
             </span>
           </label>
         </fieldset>

@@ -167,7 +167,13 @@ export function TrafficPanel({
         <label className="check compact">
           <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
         </label>
-        <select className="input input-small" value={failure} onChange={(e) => setFailure(e.target.value as typeof failure)} aria-label="Reason" disabled={failures.length === 0}>
+        <select
+          className="input input-small"
+          value={failure}
+          onChange={(e) => setFailure(e.target.value as typeof failure)}
+          aria-label="Reason"
+          disabled={failures.length === 0}
+        >
           <option value="">{failures.length === 0 ? 'No failed reads' : 'Any reason'}</option>
           {failures.map((f) => (
             <option key={f} value={f}>
@@ -175,7 +181,14 @@ export function TrafficPanel({
             </option>
           ))}
         </select>
-        <input className="input input-small grow" type="search" placeholder="Search messages" value={text} onChange={(e) => setText(e.target.value)} aria-label="Search messages" />
+        <input
+          className="input input-small grow"
+          type="search"
+          placeholder="Search messages"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="Search messages"
+        />
         <div className="segmented" role="group" aria-label="Rows">
           <button type="button" aria-pressed={calls} onClick={() => setCalls(true)} title="One row per call: the request with its status and duration">
             Calls
@@ -248,7 +261,9 @@ export function TrafficPanel({
       >
         {visible.length === 0 && (
           <div className="empty-small">
-            <p>{entries.length === 0 ? 'No messages yet. Connect a client and its requests appear here as they happen.' : 'No message matches these filters.'}</p>
+            <p>
+              {entries.length === 0 ? 'No messages yet. Connect a client and its requests appear here as they happen.' : 'No message matches these filters.'}
+            </p>
           </div>
         )}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -275,13 +290,22 @@ export function TrafficPanel({
                 <span role="gridcell" className="ellipsis" title={e.client ?? undefined}>
                   {e.client ?? `#${e.connectionId}`}
                 </span>
-                <span role="gridcell" className={`arrow arrow-${e.direction}`} title={row.answer ? 'request and response' : e.direction === 'in' ? 'client → server' : 'server → client'}>
+                <span
+                  role="gridcell"
+                  className={`arrow arrow-${e.direction}`}
+                  title={row.answer ? 'request and response' : e.direction === 'in' ? 'client → server' : 'server → client'}
+                >
                   {row.answer ? '⇄' : e.direction === 'in' ? '→' : '←'}
                 </span>
                 <span role="gridcell" className="mono ellipsis" title={e.id !== null ? `id ${String(e.id)}` : undefined}>
                   {e.method ?? '—'}
                 </span>
-                <span role="gridcell" className="target-cell" title={[e.target, shown.detail].filter(Boolean).join(' → ') || undefined} data-testid="traffic-target">
+                <span
+                  role="gridcell"
+                  className="target-cell"
+                  title={[e.target, shown.detail].filter(Boolean).join(' → ') || undefined}
+                  data-testid="traffic-target"
+                >
                   {/* Cut at its start: a path's end (the file) is what tells rows apart. */}
                   <span className="mono ellipsis-start target">
                     <bdi>{e.target ? (e.target.startsWith('file://') ? decodeURIComponent(e.target.replace(/^file:\/\//, '')) : e.target) : ''}</bdi>
@@ -331,7 +355,10 @@ export function TrafficPanel({
           {notification ? (
             <div className="detail-pane" data-testid="traffic-notification">
               <h3>
-                Notification <span className="muted small">{formatClock(notification.time)} · {notification.direction === 'in' ? 'client → server' : 'server → client'}</span>
+                Notification{' '}
+                <span className="muted small">
+                  {formatClock(notification.time)} · {notification.direction === 'in' ? 'client → server' : 'server → client'}
+                </span>
               </h3>
               <pre className="mono json" tabIndex={0}>
                 {pretty(notification.payload)}
@@ -361,7 +388,9 @@ export function TrafficPanel({
                     <strong>{READ_FAILURES[response.failure].label}:</strong> {READ_FAILURES[response.failure].explain}
                   </p>
                 )}
-                <pre className="mono json" tabIndex={0}>{response ? pretty(response.payload) : 'Waiting for the response…'}</pre>
+                <pre className="mono json" tabIndex={0}>
+                  {response ? pretty(response.payload) : 'Waiting for the response…'}
+                </pre>
               </div>
             </>
           )}

@@ -18,11 +18,31 @@ async function layerErrors(file: string, code: string): Promise<string[]> {
 
 describe('the layer rule', () => {
   it.each([
-    ['core → desktop, relative', 'electron/core/settings/planted.ts', "import { isAppUrl } from '../../desktop/windowOptions.js';\nexport const x = isAppUrl;\n", /core may not import desktop/],
-    ['core → cli, relative', 'electron/core/planted.ts', "import { openBrowser } from '../cli/openBrowser.js';\nexport const x = openBrowser;\n", /core may not import cli/],
+    [
+      'core → desktop, relative',
+      'electron/core/settings/planted.ts',
+      "import { isAppUrl } from '../../desktop/windowOptions.js';\nexport const x = isAppUrl;\n",
+      /core may not import desktop/,
+    ],
+    [
+      'core → cli, relative',
+      'electron/core/planted.ts',
+      "import { openBrowser } from '../cli/openBrowser.js';\nexport const x = openBrowser;\n",
+      /core may not import cli/,
+    ],
     ['shared → core', 'shared/planted.ts', "import { VERSION } from '../electron/core/version.js';\nexport const x = VERSION;\n", /shared may not import core/],
-    ['renderer → core', 'renderer/src/planted.ts', "import { VERSION } from '../../electron/core/version.js';\nexport const x = VERSION;\n", /renderer may not import core/],
-    ['cli → desktop', 'electron/cli/planted.ts', "import { isAppUrl } from '../desktop/windowOptions.js';\nexport const x = isAppUrl;\n", /cli may not import desktop/],
+    [
+      'renderer → core',
+      'renderer/src/planted.ts',
+      "import { VERSION } from '../../electron/core/version.js';\nexport const x = VERSION;\n",
+      /renderer may not import core/,
+    ],
+    [
+      'cli → desktop',
+      'electron/cli/planted.ts',
+      "import { isAppUrl } from '../desktop/windowOptions.js';\nexport const x = isAppUrl;\n",
+      /cli may not import desktop/,
+    ],
   ])('refuses %s', async (_name, file, code, message) => {
     expect((await layerErrors(file, code)).join('\n')).toMatch(message);
   });
@@ -30,6 +50,8 @@ describe('the layer rule', () => {
   it('allows what the table allows: desktop → core, cli → core, core → shared', async () => {
     expect(await layerErrors('electron/desktop/planted.ts', "import { VERSION } from '../core/version.js';\nexport const x = VERSION;\n")).toEqual([]);
     expect(await layerErrors('electron/cli/planted.ts', "import { VERSION } from '../core/version.js';\nexport const x = VERSION;\n")).toEqual([]);
-    expect(await layerErrors('electron/core/planted.ts', "import { ErrorCodes } from '../../shared/errorCodes.js';\nexport const x = ErrorCodes;\n")).toEqual([]);
+    expect(await layerErrors('electron/core/planted.ts', "import { ErrorCodes } from '../../shared/errorCodes.js';\nexport const x = ErrorCodes;\n")).toEqual(
+      [],
+    );
   });
 });

@@ -44,7 +44,8 @@ function resolveHref(base: string, href: string): string {
   return parts.join('/');
 }
 
-const byLocalName = (doc: Document | Element, name: string): Element[] => Array.from(doc.getElementsByTagName('*')).filter((e) => (e.localName ?? e.nodeName) === name);
+const byLocalName = (doc: Document | Element, name: string): Element[] =>
+  Array.from(doc.getElementsByTagName('*')).filter((e) => (e.localName ?? e.nodeName) === name);
 
 export function epubText(bytes: Uint8Array, limits: FormatLimits): FormatParts {
   const files = readParts(bytes, isTextPart, { maxBytes: limits.maxExpandedBytes, maxParts: limits.maxParts });

@@ -38,7 +38,13 @@ function messageText(email: Email, sink: TextSink): string {
   header('Date', email.date);
   header('Subject', email.subject);
   const body = email.text?.trim() ? email.text : email.html ? htmlText(email.html, new TextSink(sink.room), { title: false }) : '';
-  lines.push('', body.replace(/\r\n/g, '\n').replace(/^>(>*From )/gm, '$1').trim());
+  lines.push(
+    '',
+    body
+      .replace(/\r\n/g, '\n')
+      .replace(/^>(>*From )/gm, '$1')
+      .trim(),
+  );
   if (email.attachments.length > 0) {
     lines.push('', 'Attachments:');
     for (const a of email.attachments) {
@@ -73,7 +79,8 @@ const MAX_MBOX_BYTES = 48 * 1024 * 1024;
 function* mboxMessages(bytes: Uint8Array): Generator<Uint8Array> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let start = buf.subarray(0, 5).toString('latin1') === 'From ' ? 0 : buf.indexOf('\nFrom ') + 1;
-  if (start === 0 && buf.subarray(0, 5).toString('latin1') !== 'From ') throw new ExtractionError('corrupt', 'Not an mbox file (no line starts a message with "From ")');
+  if (start === 0 && buf.subarray(0, 5).toString('latin1') !== 'From ')
+    throw new ExtractionError('corrupt', 'Not an mbox file (no line starts a message with "From ")');
   while (start < buf.length) {
     const next = buf.indexOf('\nFrom ', start);
     const end = next < 0 ? buf.length : next + 1;

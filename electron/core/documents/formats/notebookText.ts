@@ -63,7 +63,10 @@ export function notebookText(bytes: Uint8Array, limits: FormatLimits): FormatPar
   }
   if (!isObject(nb) || !Array.isArray(nb.cells)) {
     const old = isObject(nb) && Array.isArray(nb.worksheets);
-    throw new ExtractionError(old ? 'unsupported' : 'corrupt', old ? 'The notebook is in nbformat 3, which is not read (open and save it in Jupyter to update it)' : 'Not a readable notebook (it has no cells)');
+    throw new ExtractionError(
+      old ? 'unsupported' : 'corrupt',
+      old ? 'The notebook is in nbformat 3, which is not read (open and save it in Jupyter to update it)' : 'Not a readable notebook (it has no cells)',
+    );
   }
   const metadata = isObject(nb.metadata) ? nb.metadata : {};
   const info = isObject(metadata.language_info) ? metadata.language_info : isObject(metadata.kernelspec) ? metadata.kernelspec : {};

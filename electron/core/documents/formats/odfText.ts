@@ -22,16 +22,29 @@ const MAX_COLUMNS = 16_384;
 const MAX_SPACES = 100;
 /** What a reader would not see as the document's text: styles, deleted text, comments, forms, alt text, speaker notes. */
 const SKIPPED = new Set([
-  'office:automatic-styles', 'office:font-face-decls', 'office:scripts', 'office:forms', 'office:annotation', 'text:tracked-changes',
-  'text:sequence-decls', 'svg:title', 'svg:desc', 'presentation:notes', 'table:shapes',
+  'office:automatic-styles',
+  'office:font-face-decls',
+  'office:scripts',
+  'office:forms',
+  'office:annotation',
+  'text:tracked-changes',
+  'text:sequence-decls',
+  'svg:title',
+  'svg:desc',
+  'presentation:notes',
+  'table:shapes',
 ]);
 const isCell = (name: string) => name === 'table:table-cell' || name === 'table:covered-table-cell';
 const count = (value: string | undefined, max: number) => Math.min(max, Math.max(1, Number.parseInt(value ?? '1', 10) || 1));
 
 export function odfText(kind: OdfKind, bytes: Uint8Array, limits: FormatLimits): FormatParts {
-  const files = readParts(bytes, (name) => name === 'content.xml' || name === 'META-INF/manifest.xml', { maxBytes: limits.maxExpandedBytes, maxParts: limits.maxParts });
+  const files = readParts(bytes, (name) => name === 'content.xml' || name === 'META-INF/manifest.xml', {
+    maxBytes: limits.maxExpandedBytes,
+    maxParts: limits.maxParts,
+  });
   const manifest = files.get('META-INF/manifest.xml');
-  if (manifest && new TextDecoder().decode(manifest).includes('encryption-data')) throw new ExtractionError('encrypted', 'The document is encrypted with a password');
+  if (manifest && new TextDecoder().decode(manifest).includes('encryption-data'))
+    throw new ExtractionError('encrypted', 'The document is encrypted with a password');
   const content = files.get('content.xml');
   if (!content) throw new ExtractionError('corrupt', 'Not a readable OpenDocument file (no content.xml)');
 
@@ -68,7 +81,13 @@ export function odfText(kind: OdfKind, bytes: Uint8Array, limits: FormatLimits):
     names.push(name);
   };
   const endPart = () => {
-    parts.push(sink.take().replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim());
+    parts.push(
+      sink
+        .take()
+        .replace(/[ \t]+\n/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim(),
+    );
   };
 
   const parser = new Parser(

@@ -15,14 +15,58 @@ export const MAX_RTF_DEPTH = 1024;
 
 /** Destinations whose content is not the document's text. */
 const SKIPPED = new Set([
-  'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'objdata', 'fldinst', 'header', 'headerl', 'headerr', 'headerf', 'footer',
-  'footerl', 'footerr', 'footerf', 'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'xmlnstbl', 'themedata', 'colorschememapping',
-  'datastore', 'latentstyles', 'generator', 'filetbl', 'nonshppict', 'shpinst', 'bkmkstart', 'bkmkend', 'private', 'userprops',
+  'fonttbl',
+  'colortbl',
+  'stylesheet',
+  'info',
+  'pict',
+  'object',
+  'objdata',
+  'fldinst',
+  'header',
+  'headerl',
+  'headerr',
+  'headerf',
+  'footer',
+  'footerl',
+  'footerr',
+  'footerf',
+  'listtable',
+  'listoverridetable',
+  'revtbl',
+  'rsidtbl',
+  'xmlnstbl',
+  'themedata',
+  'colorschememapping',
+  'datastore',
+  'latentstyles',
+  'generator',
+  'filetbl',
+  'nonshppict',
+  'shpinst',
+  'bkmkstart',
+  'bkmkend',
+  'private',
+  'userprops',
 ]);
 /** Control words that stand for text. */
 const WORDS: Record<string, string> = {
-  par: '\n', line: '\n', sect: '\n', page: '\n', row: '\n', cell: '\t', tab: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
-  lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d', emspace: '\u2003', enspace: '\u2002',
+  par: '\n',
+  line: '\n',
+  sect: '\n',
+  page: '\n',
+  row: '\n',
+  cell: '\t',
+  tab: '\t',
+  emdash: '\u2014',
+  endash: '\u2013',
+  bullet: '\u2022',
+  lquote: '\u2018',
+  rquote: '\u2019',
+  ldblquote: '\u201c',
+  rdblquote: '\u201d',
+  emspace: '\u2003',
+  enspace: '\u2002',
 };
 
 interface Group {
@@ -36,7 +80,8 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const hex = (c: number) => (isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1);
 
 export function rtfText(bytes: Uint8Array, limits: FormatLimits): FormatParts {
-  if (new TextDecoder('latin1').decode(bytes.subarray(0, 5)) !== '{\\rtf') throw new ExtractionError('corrupt', 'Not an RTF file (it does not start with {\\rtf)');
+  if (new TextDecoder('latin1').decode(bytes.subarray(0, 5)) !== '{\\rtf')
+    throw new ExtractionError('corrupt', 'Not an RTF file (it does not start with {\\rtf)');
   const sink = new TextSink(limits.maxChars);
   let decoder = new TextDecoder('windows-1252');
   const stack: Group[] = [];
@@ -93,7 +138,8 @@ export function rtfText(bytes: Uint8Array, limits: FormatLimits): FormatParts {
       }
       if (!isLetter(d)) {
         i += 2;
-        if (d === 0x2a) group.skip = true; // \*: a destination to skip unless known
+        if (d === 0x2a)
+          group.skip = true; // \*: a destination to skip unless known
         else if (d === 0x7e) text('\u00a0');
         else if (d === 0x5f) text('\u2011');
         else if (d === 0x5c || d === 0x7b || d === 0x7d) {

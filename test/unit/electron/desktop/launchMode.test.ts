@@ -5,7 +5,10 @@ import { launchMode, publishAskOptions } from '../../../../electron/desktop/laun
 describe('what a launch of the app is for', () => {
   it('is the stdio bridge with --mcp-bridge (packaged or not), with or without a socket', () => {
     expect(launchMode(['/opt/MCP Shelf/mcp-shelf', '--mcp-bridge'])).toEqual({ mode: 'bridge', socket: null });
-    expect(launchMode(['/opt/MCP Shelf/mcp-shelf', '--mcp-bridge', '--socket', '/run/user/1/mcp-shelf/shelf.sock'])).toEqual({ mode: 'bridge', socket: '/run/user/1/mcp-shelf/shelf.sock' });
+    expect(launchMode(['/opt/MCP Shelf/mcp-shelf', '--mcp-bridge', '--socket', '/run/user/1/mcp-shelf/shelf.sock'])).toEqual({
+      mode: 'bridge',
+      socket: '/run/user/1/mcp-shelf/shelf.sock',
+    });
     expect(launchMode(['/usr/bin/electron', '.', '--mcp-bridge', '--socket=/tmp/s.sock'])).toEqual({ mode: 'bridge', socket: '/tmp/s.sock' });
   });
 

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { documentParts, handoffFor, MAX_HANDOFF_CHARS, partName, partsText } from '../../../../renderer/app-view/chatHandoff';
 import type { ShelfFile } from '../../../../renderer/app-view/useTree';
 
-const file = (over: Partial<ShelfFile> = {}): ShelfFile => ({ type: 'file', path: 'notes/plan.md', name: 'plan.md', uri: 'file:///home/me/notes/plan.md', mimeType: 'text/markdown', size: 12, folder: '/home/me', ...over });
+const file = (over: Partial<ShelfFile> = {}): ShelfFile => ({
+  type: 'file',
+  path: 'notes/plan.md',
+  name: 'plan.md',
+  uri: 'file:///home/me/notes/plan.md',
+  mimeType: 'text/markdown',
+  size: 12,
+  folder: '/home/me',
+  ...over,
+});
 
 /** What "Add to chat" hands the host. */
 describe('chatHandoff', () => {
@@ -33,11 +42,23 @@ describe('chatHandoff', () => {
 
   it('says which pages, names the text URI of a document, and passes on the read tool notes', () => {
     const doc = file({ path: 'r.pdf', name: 'r.pdf', uri: 'file:///d/r.pdf', textUri: 'file:///d/r.pdf?as=text', mimeType: 'application/pdf' });
-    const h = handoffFor({ file: doc, folderName: 'd', view: { kind: 'text', text: 'Two.', notes: ['Lines 1-1 of 9.'] }, range: { from: 2, to: 2, of: 3, name: 'Page' } });
+    const h = handoffFor({
+      file: doc,
+      folderName: 'd',
+      view: { kind: 'text', text: 'Two.', notes: ['Lines 1-1 of 9.'] },
+      range: { from: 2, to: 2, of: 3, name: 'Page' },
+    });
     expect(h?.label).toBe('r.pdf, page 2 of 3');
-    expect(h?.content[0]).toEqual({ type: 'text', text: 'From MCP Shelf: d/r.pdf, page 2 of 3 (file:///d/r.pdf?as=text). Its text follows in the next block, exactly.\nLines 1-1 of 9.' });
-    expect(handoffFor({ file: doc, folderName: 'd', view: { kind: 'text', text: 'x', notes: [] }, range: { from: 1, to: 3, of: 3, name: 'Page' } })?.label).toBe('r.pdf');
-    expect(handoffFor({ file: doc, folderName: 'd', view: { kind: 'text', text: 'x', notes: [] }, range: { from: 1, to: 2, of: 3, name: 'Page' } })?.label).toBe('r.pdf, pages 1–2 of 3');
+    expect(h?.content[0]).toEqual({
+      type: 'text',
+      text: 'From MCP Shelf: d/r.pdf, page 2 of 3 (file:///d/r.pdf?as=text). Its text follows in the next block, exactly.\nLines 1-1 of 9.',
+    });
+    expect(
+      handoffFor({ file: doc, folderName: 'd', view: { kind: 'text', text: 'x', notes: [] }, range: { from: 1, to: 3, of: 3, name: 'Page' } })?.label,
+    ).toBe('r.pdf');
+    expect(
+      handoffFor({ file: doc, folderName: 'd', view: { kind: 'text', text: 'x', notes: [] }, range: { from: 1, to: 2, of: 3, name: 'Page' } })?.label,
+    ).toBe('r.pdf, pages 1–2 of 3');
   });
 
   it('cuts a text past the bound and says so; an image goes as an image block; a binary as a description; a failed read not at all', () => {
@@ -46,10 +67,20 @@ describe('chatHandoff', () => {
     expect(cut?.cut).toBe(true);
     expect((cut?.content[1] as { text: string }).text).toHaveLength(MAX_HANDOFF_CHARS);
     expect((cut?.content[0] as { text: string }).text).toContain(`Only the first 400,000 of ${long.length.toLocaleString('en')} characters follow`);
-    const image = handoffFor({ file: file({ name: 'a.png', path: 'a.png', mimeType: 'image/png' }), folderName: 'me', view: { kind: 'image', data: 'iVBORw0K', mimeType: 'image/png', notes: [] } });
+    const image = handoffFor({
+      file: file({ name: 'a.png', path: 'a.png', mimeType: 'image/png' }),
+      folderName: 'me',
+      view: { kind: 'image', data: 'iVBORw0K', mimeType: 'image/png', notes: [] },
+    });
     expect(image?.content[1]).toEqual({ type: 'image', data: 'iVBORw0K', mimeType: 'image/png' });
-    const binary = handoffFor({ file: file({ name: 'a.zip', path: 'a.zip' }), folderName: 'me', view: { kind: 'binary', mimeType: 'application/zip', bytes: 2048, notes: [] } });
-    expect(binary?.content).toEqual([{ type: 'text', text: expect.stringMatching(/a binary file \(application\/zip, 2\.0 KB\); its contents are not included/) }]);
+    const binary = handoffFor({
+      file: file({ name: 'a.zip', path: 'a.zip' }),
+      folderName: 'me',
+      view: { kind: 'binary', mimeType: 'application/zip', bytes: 2048, notes: [] },
+    });
+    expect(binary?.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/a binary file \(application\/zip, 2\.0 KB\); its contents are not included/) },
+    ]);
     expect(handoffFor({ file: file(), folderName: 'me', view: { kind: 'error', code: 1005, message: 'no', reason: 'denied' } })).toBeNull();
   });
 });

@@ -3,9 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { AskGate, type Requester } from '../../../../../electron/core/access/askGate.js';
 import type { AccessAsk } from '../../../../../shared/shelfApi.js';
 
-const who = (connectionId: number, name: string | null = `client-${connectionId}`): Requester => ({ connectionId, name, version: '1', protocolVersion: '2026-07-28', transport: 'socket', connectedAt: 1000, grantable: true });
+const who = (connectionId: number, name: string | null = `client-${connectionId}`): Requester => ({
+  connectionId,
+  name,
+  version: '1',
+  protocolVersion: '2026-07-28',
+  transport: 'socket',
+  connectedAt: 1000,
+  grantable: true,
+});
 /** A 2026-07-28 HTTP client: no connection of its own, only the name it sends. */
-const modernHttp = (name: string): Requester => ({ connectionId: 99, name, version: '1', protocolVersion: '2026-07-28', transport: 'http', connectedAt: 1000, grantable: false });
+const modernHttp = (name: string): Requester => ({
+  connectionId: 99,
+  name,
+  version: '1',
+  protocolVersion: '2026-07-28',
+  transport: 'http',
+  connectedAt: 1000,
+  grantable: false,
+});
 const target = (name: string, folder = '/f') => ({ uri: `file://${folder}/${name}`, folder, path: name, size: 3 });
 
 function gate(windows = 1, timeoutMs = 5000) {
@@ -14,7 +30,11 @@ function gate(windows = 1, timeoutMs = 5000) {
   return { g, seen };
 }
 
-const outcome = (p: Promise<void>) => p.then(() => 'allowed', (e: { code: number; data: { reason: string } }) => `${e.code}:${e.data.reason}`);
+const outcome = (p: Promise<void>) =>
+  p.then(
+    () => 'allowed',
+    (e: { code: number; data: { reason: string } }) => `${e.code}:${e.data.reason}`,
+  );
 
 describe('AskGate', () => {
   it('waits for an answer: once allows one read, deny refuses with 1005 and the reason', async () => {

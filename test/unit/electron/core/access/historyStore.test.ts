@@ -199,7 +199,9 @@ describe('HistoryStore', () => {
     const lines = csv.text.trim().split('\n');
     // Quoted, so a spreadsheet that splits on ";" keeps it one cell (which starts with x, not =).
     expect(lines[3]).toContain(',"x;=1+1;",');
-    expect(lines[0]).toBe('time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorReason,errorMessage,reads,detail,failure,search');
+    expect(lines[0]).toBe(
+      'time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorReason,errorMessage,reads,detail,failure,search',
+    );
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"file:///f/b,c.txt"');
     const jsonl = await s.export({ uri: 'file:///f/b,c.txt' }, 'jsonl');
@@ -216,7 +218,14 @@ describe('HistoryStore', () => {
     s.append(entry('file:///f/real.txt', { client: 'victim' }));
     let kept = 0;
     for (let i = 0; i < 30_000; i++) {
-      const junk = entry(`file:///f/junk-${i}-${'x'.repeat(100)}.txt`, { client: `junk-${i}`, folder: null, size: null, outcome: 'error', errorCode: -32602, errorMessage: 'Resource not found' });
+      const junk = entry(`file:///f/junk-${i}-${'x'.repeat(100)}.txt`, {
+        client: `junk-${i}`,
+        folder: null,
+        size: null,
+        outcome: 'error',
+        errorCode: -32602,
+        errorMessage: 'Resource not found',
+      });
       if (s.append(junk)) kept++;
     }
     await s.flush();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { HELD_LIMITS, HeldBytes,heldCost } from '../../../../../electron/core/clientMemory/heldBytes.js';
+import { HELD_LIMITS, HeldBytes, heldCost } from '../../../../../electron/core/clientMemory/heldBytes.js';
 
 describe('HeldBytes: what clients make the server keep, per connection and in total', () => {
   const limits = { perConnection: 1000, total: 2000, free: 100 };

@@ -23,9 +23,13 @@ describe('client config locations', () => {
     await mkdir(path.join(local, 'Packages', 'Claude_pzs8sxrjxfjjc'), { recursive: true });
     expect(await resolveConfigFile('claude-desktop', { env, platform: 'win32' })).toBe(classic);
     await mkdir(path.join(local, 'Packages', 'Claude_pzs8sxrjxfjjc', 'LocalCache', 'Roaming'), { recursive: true });
-    expect(await resolveConfigFile('claude-desktop', { env, platform: 'win32' })).toBe(path.join(local, 'Packages', 'Claude_pzs8sxrjxfjjc', 'LocalCache', 'Roaming', 'Claude', 'claude_desktop_config.json'));
+    expect(await resolveConfigFile('claude-desktop', { env, platform: 'win32' })).toBe(
+      path.join(local, 'Packages', 'Claude_pzs8sxrjxfjjc', 'LocalCache', 'Roaming', 'Claude', 'claude_desktop_config.json'),
+    );
     // Elsewhere the Store folder means nothing.
-    expect(await resolveConfigFile('claude-desktop', { env: { ...env, HOME: '/home/me', XDG_CONFIG_HOME: '' }, platform: 'linux' })).toBe('/home/me/.config/Claude/claude_desktop_config.json');
+    expect(await resolveConfigFile('claude-desktop', { env: { ...env, HOME: '/home/me', XDG_CONFIG_HOME: '' }, platform: 'linux' })).toBe(
+      '/home/me/.config/Claude/claude_desktop_config.json',
+    );
   });
 
   it('knows the documented files of Windsurf, Gemini CLI and the project configs', () => {

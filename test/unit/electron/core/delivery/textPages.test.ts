@@ -59,32 +59,43 @@ describe('StringLines', () => {
 const ALPHABET = ['a', 'b', ' ', 'é', '€', '😀', '\n', '\n', '\r\n', 'zzzzzzzzzz'];
 
 describe('FileLines: a file on disk paged as its text would be', () => {
-  for (const [encoding, bom] of [['utf-8', false], ['utf-8', true], ['windows-1252', false], ['utf-16le', true], ['utf-16be', true]] as const) {
+  for (const [encoding, bom] of [
+    ['utf-8', false],
+    ['utf-8', true],
+    ['windows-1252', false],
+    ['utf-16le', true],
+    ['utf-16be', true],
+  ] as const) {
     it(`${encoding}${bom ? ' with a BOM' : ''}: every page equals the in-memory page, and the pages make the text`, async () => {
       const alphabet = encoding === 'windows-1252' ? ALPHABET.filter((c) => c !== '😀') : ALPHABET;
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.constantFrom(...alphabet), { maxLength: 400 }), fc.integer({ min: 1, max: 40 }), fc.option(fc.integer({ min: 1, max: 7 })), async (parts, budget, limit) => {
-          const text = parts.join('');
-          const disk = await fileLines(text, encoding, bom);
-          try {
-            const memory = new StringLines(text);
-            expect(disk.lines.totalLines).toBe(memory.totalLines);
-            let req: PageRequest | null = { budget, ...(limit ? { limit } : {}) };
-            const got: string[] = [];
-            while (req) {
-              const a = await disk.lines.page(req);
-              const b = memory.page(req);
-              expect(a).toEqual(b);
-              got.push(a.text);
-              req = a.next ? { ...req, ...a.next } : null;
-              if (a.next && a.next.column === undefined) delete req?.column;
+        fc.asyncProperty(
+          fc.array(fc.constantFrom(...alphabet), { maxLength: 400 }),
+          fc.integer({ min: 1, max: 40 }),
+          fc.option(fc.integer({ min: 1, max: 7 })),
+          async (parts, budget, limit) => {
+            const text = parts.join('');
+            const disk = await fileLines(text, encoding, bom);
+            try {
+              const memory = new StringLines(text);
+              expect(disk.lines.totalLines).toBe(memory.totalLines);
+              let req: PageRequest | null = { budget, ...(limit ? { limit } : {}) };
+              const got: string[] = [];
+              while (req) {
+                const a = await disk.lines.page(req);
+                const b = memory.page(req);
+                expect(a).toEqual(b);
+                got.push(a.text);
+                req = a.next ? { ...req, ...a.next } : null;
+                if (a.next && a.next.column === undefined) delete req?.column;
+              }
+              expect(got.join('')).toBe(text);
+              if (memory.totalLines > 0) expect(await disk.lines.page({ budget: 1000, offset: -1 })).toEqual(memory.page({ budget: 1000, offset: -1 }));
+            } finally {
+              disk.close();
             }
-            expect(got.join('')).toBe(text);
-            if (memory.totalLines > 0) expect(await disk.lines.page({ budget: 1000, offset: -1 })).toEqual(memory.page({ budget: 1000, offset: -1 }));
-          } finally {
-            disk.close();
-          }
-        }),
+          },
+        ),
         { seed: 7, numRuns: 150 },
       );
     });

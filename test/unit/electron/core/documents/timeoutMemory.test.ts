@@ -8,7 +8,11 @@ import { DocumentText } from '../../../../../electron/core/documents/documentTex
 /** A real worker thread that speaks the extraction protocol and never answers for some documents. */
 const STALLING_WORKER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/workers/stallingExtractWorker.mjs');
 
-const reason = (p: Promise<unknown>) => p.then(() => 'text', (e: { data?: { reason?: string }; message?: string }) => `${e.data?.reason}: ${e.message}`);
+const reason = (p: Promise<unknown>) =>
+  p.then(
+    () => 'text',
+    (e: { data?: { reason?: string }; message?: string }) => `${e.data?.reason}: ${e.message}`,
+  );
 
 describe('DocumentText timeouts', () => {
   it('a document that timed out is not extracted again for a while, even after the text cache let it go', async () => {
@@ -22,7 +26,9 @@ describe('DocumentText timeouts', () => {
       await docs.text('file:///b.pdf?as=text', 'b-v1', 'pdf', bytes('bbbbbb'));
       expect(docs.extractions).toBe(3);
       // Asked again at once: answered from memory, no new 30 s of the worker.
-      expect(await reason(docs.text('file:///slow.pdf?as=text', 'slow-v1', 'pdf', bytes('STALL forever')))).toMatch(/^timeout: .*not tried again for 10 minutes/);
+      expect(await reason(docs.text('file:///slow.pdf?as=text', 'slow-v1', 'pdf', bytes('STALL forever')))).toMatch(
+        /^timeout: .*not tried again for 10 minutes/,
+      );
       expect(docs.extractions).toBe(3);
       // A new version of the file is tried.
       expect(await reason(docs.text('file:///slow.pdf?as=text', 'slow-v2', 'pdf', bytes('now quick')))).toBe('text');

@@ -16,7 +16,10 @@ describe('Library', () => {
   const setup = async (files: Record<string, string>) => {
     const root = await makeTree(files);
     const library = new Library({ maxReadBytes: 1024 });
-    cleanup.push(() => rm(root, { recursive: true, force: true }), () => library.close());
+    cleanup.push(
+      () => rm(root, { recursive: true, force: true }),
+      () => library.close(),
+    );
     return { root, library };
   };
 

@@ -19,7 +19,10 @@ describe('PublishedFolder', () => {
     const changes: FolderChange[] = [];
     const states: string[] = [];
     const folder = new PublishedFolder(1, root, RULES, { onChange: (_f, c) => changes.push(c), onState: (_f, m) => states.push(m) });
-    stops.push(() => rm(root, { recursive: true, force: true }), () => folder.stop());
+    stops.push(
+      () => rm(root, { recursive: true, force: true }),
+      () => folder.stop(),
+    );
     await folder.start();
     return { root, folder, changes, states };
   };
@@ -182,7 +185,14 @@ describe('PublishedFolder', () => {
   });
 
   it.runIf(process.platform === 'linux')('Linux: watches the directories it publishes, one each, and none that are excluded', async () => {
-    const { root, folder } = await open({ '.gitignore': 'build/\n', 'src/a.ts': 'a', 'src/lib/b.ts': 'b', 'build/x/y.js': 'y', 'node_modules/m/i.js': 'i', '.git/HEAD': 'h' });
+    const { root, folder } = await open({
+      '.gitignore': 'build/\n',
+      'src/a.ts': 'a',
+      'src/lib/b.ts': 'b',
+      'build/x/y.js': 'y',
+      'node_modules/m/i.js': 'i',
+      '.git/HEAD': 'h',
+    });
     expect(folder.watchedDirectories).toBe(3); // the root, src, src/lib
     await mkdir(path.join(root, 'new', 'deeper', 'deepest'), { recursive: true });
     await writeFile(path.join(root, 'new', 'deeper', 'deepest', 'f.txt'), 'f');

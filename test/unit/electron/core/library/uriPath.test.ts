@@ -88,7 +88,10 @@ describe('the fast paths agree with the slow ones', () => {
   const rel = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
 
   it('uriUnder is what pathToFileURL makes of the joined path', () => {
-    fc.assert(fc.property(rel, (r) => uriUnder(root, rootUri, r) === pathToUri(joinRel(root, r))), { seed: 7, numRuns: 2000 });
+    fc.assert(
+      fc.property(rel, (r) => uriUnder(root, rootUri, r) === pathToUri(joinRel(root, r))),
+      { seed: 7, numRuns: 2000 },
+    );
   });
 
   it('joinRel is path.join, and relativeBelow inverts it for paths below the root', () => {

@@ -45,10 +45,26 @@ describe('appBrowse', () => {
     const top = listDirectory(folder, '');
     expect(top.nextCursor).toBeUndefined();
     expect(top.entries.map((e) => `${e.type}:${e.path}`)).toEqual([
-      'dir:a', 'dir:big', 'dir:deep', 'dir:many', 'dir:notes', 'dir:plan', 'dir:q', 'dir:x',
-      'file:a-b.txt', 'file:report.pdf', 'file:z.md',
+      'dir:a',
+      'dir:big',
+      'dir:deep',
+      'dir:many',
+      'dir:notes',
+      'dir:plan',
+      'dir:q',
+      'dir:x',
+      'file:a-b.txt',
+      'file:report.pdf',
+      'file:z.md',
     ]);
-    expect(top.entries.find((e) => e.path === 'z.md')).toEqual({ type: 'file', path: 'z.md', name: 'z.md', uri: uriOf(root, 'z.md'), mimeType: 'text/markdown', size: 1 });
+    expect(top.entries.find((e) => e.path === 'z.md')).toEqual({
+      type: 'file',
+      path: 'z.md',
+      name: 'z.md',
+      uri: uriOf(root, 'z.md'),
+      mimeType: 'text/markdown',
+      size: 1,
+    });
     expect(top.entries.find((e) => e.path === 'report.pdf')).toMatchObject({ textUri: `${uriOf(root, 'report.pdf')}?as=text` });
     expect(listDirectory(folder, 'a').entries.map((e) => `${e.type}:${e.name}`)).toEqual(['dir:b', 'file:x.txt']);
     expect(listDirectory(folder, '/a/').entries).toHaveLength(2);
@@ -99,7 +115,10 @@ describe('appBrowse', () => {
     const found = await findFiles(library, '77', undefined, 0);
     done = true;
     expect(turns).toBeGreaterThan(3);
-    const expected = [...Array.from({ length: MANY }, (_, i) => `many/m${String(i).padStart(4, '0')}.log`), ...Array.from({ length: BIG }, (_, i) => `big/${String(i).padStart(4, '0')}.txt`)].filter((p) => p.includes('77'));
+    const expected = [
+      ...Array.from({ length: MANY }, (_, i) => `many/m${String(i).padStart(4, '0')}.log`),
+      ...Array.from({ length: BIG }, (_, i) => `big/${String(i).padStart(4, '0')}.txt`),
+    ].filter((p) => p.includes('77'));
     expect(found.matches.map((m) => m.path).sort()).toEqual(expected.sort());
   });
 

@@ -43,10 +43,19 @@ describe('ConnectionHub', () => {
     const off = hub.onChange(() => changes.push(hub.size));
     const legacy = await RawClient.initialized(sock);
     const modern = await RawClient.connect(sock);
-    const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '9' } };
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '9' },
+    };
     expect((await modern.request('resources/read', { uri: uriOf(root, 'a.txt'), _meta: envelope })).result).toMatchObject({ resultType: 'complete', ttlMs: 0 });
     await eventually(() => hub.clients().filter((c) => c.name !== null).length === 2, 3000, 'two named clients');
-    expect(hub.clients().map((c) => [c.name, c.protocolVersion, c.transport]).sort()).toEqual([
+    expect(
+      hub
+        .clients()
+        .map((c) => [c.name, c.protocolVersion, c.transport])
+        .sort(),
+    ).toEqual([
       ['modern', '2026-07-28', 'socket'],
       ['raw', '2025-11-25', 'socket'],
     ]);

@@ -25,7 +25,12 @@ describe('InvertedIndex', () => {
     ix.add('a', 'sanctuary');
     ix.add('b', 'sanctions');
     ix.add('c', 'sand');
-    expect(ix.search([{ term: 'sanct', prefix: true }]).map((h) => h.key).sort()).toEqual(['a', 'b']);
+    expect(
+      ix
+        .search([{ term: 'sanct', prefix: true }])
+        .map((h) => h.key)
+        .sort(),
+    ).toEqual(['a', 'b']);
     expect(ix.search([{ term: 'san', prefix: true }])).toHaveLength(3);
   });
 
@@ -62,7 +67,12 @@ describe('InvertedIndex', () => {
 
 describe('search queries', () => {
   it('parses words, "phrases" and prefixes*', () => {
-    expect(parseQuery('Otter "sea lion" sanct*')).toEqual({ words: ['otter', 'sea', 'lion'], prefixes: ['sanct'], phrases: ['sea lion'], terms: ['otter', 'sea', 'lion', 'sanct'] });
+    expect(parseQuery('Otter "sea lion" sanct*')).toEqual({
+      words: ['otter', 'sea', 'lion'],
+      prefixes: ['sanct'],
+      phrases: ['sea lion'],
+      terms: ['otter', 'sea', 'lion', 'sanct'],
+    });
     expect(hasPhrases('A Sea\n  Lion swims', ['sea lion'])).toBe(true);
     expect(hasPhrases('a lion by the sea', ['sea lion'])).toBe(false);
   });

@@ -32,7 +32,11 @@ describe('SearchIndex over a big folder', () => {
       await writeFile(path.join(root, 'd0', 'late.txt'), 'latecomer\n');
       await eventually(() => search.pending === 0, 20_000, 'the walk to finish');
       expect(search.indexed).toBe(6001);
-      for (const [query, file] of [['word0x0', 'd0/f0.txt'], ['word59x99', 'd59/f99.txt'], ['latecomer', 'd0/late.txt']] as const) {
+      for (const [query, file] of [
+        ['word0x0', 'd0/f0.txt'],
+        ['word59x99', 'd59/f99.txt'],
+        ['latecomer', 'd0/late.txt'],
+      ] as const) {
         expect((await search.search(query)).hits.map((h) => h.path)).toEqual([file]);
       }
       expect((await search.search('common')).total).toBe(6000);

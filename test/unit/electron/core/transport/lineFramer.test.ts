@@ -5,7 +5,11 @@ import { LineFramer } from '../../../../../electron/core/transport/lineFramer.js
 function collect(max: number) {
   const lines: string[] = [];
   const overflows: number[] = [];
-  const framer = new LineFramer(max, (l) => lines.push(l.toString()), (n) => overflows.push(n));
+  const framer = new LineFramer(
+    max,
+    (l) => lines.push(l.toString()),
+    (n) => overflows.push(n),
+  );
   return { framer, lines, overflows };
 }
 

@@ -11,7 +11,11 @@ import type { WireFrame } from '../../../../../shared/shelfApi.js';
 import { makeTree } from '../../../../support/fixtures.js';
 import { startService, type TestService } from '../../../../support/service.js';
 
-function get(port: number, pathAndQuery: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  port: number,
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let body = '';

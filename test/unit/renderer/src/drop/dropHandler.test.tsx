@@ -34,7 +34,15 @@ describe('classifyDrop', () => {
   });
 
   it('passes items of unknown kind on for the host to check, and refuses what has no path', () => {
-    expect(classifyDrop([{ file: file('docs'), isDirectory: null }, { file: file('mystery'), isDirectory: null }], pathForFile)).toEqual({
+    expect(
+      classifyDrop(
+        [
+          { file: file('docs'), isDirectory: null },
+          { file: file('mystery'), isDirectory: null },
+        ],
+        pathForFile,
+      ),
+    ).toEqual({
       folders: ['/home/me/docs'],
       refusedFiles: ['mystery'],
       noPaths: false,

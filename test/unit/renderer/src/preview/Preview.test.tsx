@@ -94,6 +94,8 @@ describe('preview kinds, from real reads', () => {
     expect(raw.error).toMatchObject({ code: 1004, data: { size: 3000, limit: 2048 } });
     const text = await read('code.ts');
     expect(rawResponseText(text, 10)).toContain('"export con… [24 more characters]"');
-    expect(JSON.parse(rawResponseText(text))).toEqual({ result: { contents: [expect.objectContaining({ uri: expect.any(String), text: expect.stringContaining('export') })] } });
+    expect(JSON.parse(rawResponseText(text))).toEqual({
+      result: { contents: [expect.objectContaining({ uri: expect.any(String), text: expect.stringContaining('export') })] },
+    });
   });
 });

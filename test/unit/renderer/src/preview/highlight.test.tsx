@@ -17,6 +17,9 @@ describe('htmlLines', () => {
   });
 
   it('keeps nested spans open across a break', () => {
-    expect(htmlLines('<span class="a">x<span class="b">y\nz</span>w</span>')).toEqual(['<span class="a">x<span class="b">y</span></span>', '<span class="a"><span class="b">z</span>w</span>']);
+    expect(htmlLines('<span class="a">x<span class="b">y\nz</span>w</span>')).toEqual([
+      '<span class="a">x<span class="b">y</span></span>',
+      '<span class="a"><span class="b">z</span>w</span>',
+    ]);
   });
 });
