@@ -170,23 +170,17 @@ export class ClientReads {
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: Described | { error: unknown }): void {
     const history = this.options.history;
     if (!history) return;
-    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown; uri?: unknown } }) : null;
+    const { failed, code, message } = errorOf(outcome);
     const reason = failed?.data?.reason;
-    const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
     const draft: EntryDraft = {
-      time: Date.now(),
-      client: who.name,
-      clientVersion: who.version,
-      protocolVersion: who.protocolVersion,
-      transport: who.transport,
-      via,
+      ...requesterOf(who, via),
       uri,
       // The folder the read said it came from; else (a failed read, a document's text) looked up.
       folder: ('folder' in outcome ? outcome.folder : undefined) ?? this.library.resolve(fileUri)?.folder.root ?? null,
       size: 'size' in outcome ? outcome.size : null,
       outcome: failed ? (code === ErrorCodes.readNotAllowed ? 'denied' : 'error') : 'ok',
       errorCode: code,
-      errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
+      errorMessage: message,
       detail: 'detail' in outcome ? (outcome.detail ?? null) : null,
       ...(typeof reason === 'string' ? { errorReason: reason } : {}),
       ...(failed ? { failure: this.failureOf(fileUri, code, reason, failed) } : {}),
@@ -223,22 +217,16 @@ export class ClientReads {
    */
   recordSearch(who: Requester, via: AccessEntry['via'], tool: AccessSearch['tool'], query: string, outcome: { hits: number } | { error: unknown }): void {
     if (!this.options.history) return;
-    const failed = 'error' in outcome ? (outcome.error as { code?: unknown; message?: unknown; data?: { reason?: unknown } }) : null;
-    const code = failed && typeof failed.code === 'number' ? failed.code : failed ? ErrorCodes.internalError : null;
+    const { failed, code, message } = errorOf(outcome);
     this.noise.real(who.connectionId);
     this.write({
-      time: Date.now(),
-      client: who.name,
-      clientVersion: who.version,
-      protocolVersion: who.protocolVersion,
-      transport: who.transport,
-      via,
+      ...requesterOf(who, via),
       uri: '',
       folder: null,
       size: null,
       outcome: failed ? 'error' : 'ok',
       errorCode: code,
-      errorMessage: failed ? (typeof failed.message === 'string' ? failed.message : 'Internal error') : null,
+      errorMessage: message,
       detail: null,
       search: { tool, query: query.slice(0, 200), hits: 'hits' in outcome ? outcome.hits : 0 },
       ...(failed ? { failure: code === ErrorCodes.invalidParams ? ('invalid' as const) : ('error' as const) } : {}),
@@ -249,4 +237,22 @@ export class ClientReads {
     const entry = this.options.history?.append(draft) ?? null;
     if (entry) this.options.recorded?.(entry);
   }
+}
+
+type OutcomeError = { code?: unknown; message?: unknown; data?: { reason?: unknown; uri?: unknown } };
+
+/** The error a read's or a search's outcome carries, as the history keeps it: its code (-32603 when it names none) and message. */
+function errorOf(outcome: object): { failed: OutcomeError | null; code: number | null; message: string | null } {
+  const failed = 'error' in outcome ? (outcome.error as OutcomeError) : null;
+  if (!failed) return { failed, code: null, message: null };
+  return {
+    failed,
+    code: typeof failed.code === 'number' ? failed.code : ErrorCodes.internalError,
+    message: typeof failed.message === 'string' ? failed.message : 'Internal error',
+  };
+}
+
+/** Who asked, and how, as every history entry records it. */
+function requesterOf(who: Requester, via: AccessEntry['via']): Pick<EntryDraft, 'time' | 'client' | 'clientVersion' | 'protocolVersion' | 'transport' | 'via'> {
+  return { time: Date.now(), client: who.name, clientVersion: who.version, protocolVersion: who.protocolVersion, transport: who.transport, via };
 }

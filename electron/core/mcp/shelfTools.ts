@@ -21,16 +21,13 @@ import { DEFAULT_MATCHES, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_C
 const MAX_SEARCH_RESULTS = 100;
 
 const folderArg = z.string().min(1).max(4096).optional().describe('Only this published folder (its path, or its name)');
+/** A glob argument: the same bound for every tool, described as the tool uses it. */
+const globArg = (description: string) => z.string().min(1).max(MAX_GLOB_CHARS).optional().describe(description);
 
 const ListArgs = z
   .object({
     folder: folderArg,
-    glob: z
-      .string()
-      .min(1)
-      .max(MAX_GLOB_CHARS)
-      .optional()
-      .describe('Only paths matching this glob, relative to the folder (e.g. "**/*.md"; without a "/" it matches file names)'),
+    glob: globArg('Only paths matching this glob, relative to the folder (e.g. "**/*.md"; without a "/" it matches file names)'),
     cursor: z.string().max(4096).optional().describe('nextCursor from the previous page'),
   })
   .strict();
@@ -72,7 +69,7 @@ const SearchArgs = z
       .max(1000)
       .describe('Words to find (all must appear); "quoted phrases" match exactly; word* matches words starting with it. Case does not matter.'),
     folder: folderArg,
-    glob: z.string().min(1).max(MAX_GLOB_CHARS).optional().describe('Only files whose path matches this glob'),
+    glob: globArg('Only files whose path matches this glob'),
     maxResults: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe(`At most this many files (default 20, max ${MAX_SEARCH_RESULTS})`),
     cursor: z.string().max(100).optional().describe('nextCursor from the previous page of results'),
   })
@@ -88,12 +85,7 @@ const GrepArgs = z
     ignoreCase: z.boolean().optional().describe('Match letters in any case'),
     context: z.number().int().min(0).max(MAX_CONTEXT).optional().describe(`Lines to show before and after each match (0–${MAX_CONTEXT}, default 0)`),
     folder: folderArg,
-    glob: z
-      .string()
-      .min(1)
-      .max(MAX_GLOB_CHARS)
-      .optional()
-      .describe('Only files whose path matches this glob (e.g. "**/*.log"; without a "/" it matches file names)'),
+    glob: globArg('Only files whose path matches this glob (e.g. "**/*.log"; without a "/" it matches file names)'),
     maxResults: z
       .number()
       .int()
