@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
+import { MAX_URI_CHARS } from '../../../shared/errorCodes.js';
 
 /**
  * URI ↔ path mapping. Everything here is pure string work; whether a path is
@@ -87,7 +88,7 @@ const DOT_SEGMENT = /(^|[/\\])\.{1,2}($|[/\\])/;
  * host other than localhost, or a query/fragment. Never touches the disk.
  */
 export function uriToPath(uri: string): string | null {
-  if (typeof uri !== 'string' || uri.length === 0 || uri.length > 8192) return null;
+  if (typeof uri !== 'string' || uri.length === 0 || uri.length > MAX_URI_CHARS) return null;
   if (uri.includes('\0') || /%00/i.test(uri)) return null;
   if (!/^file:\//i.test(uri)) return null;
   // Check the raw path for dot segments before WHATWG parsing silently
@@ -111,7 +112,7 @@ export function uriToPath(uri: string): string | null {
   if (url.search !== '' || url.hash !== '') return null;
   let p: string;
   try {
-    p = fileURLToPath(url); // refuses encoded `/` (and `\` on Windows)
+    p = path.sep === '/' ? posixPathOf(url) : fileURLToPath(url); // refuses encoded `/` (and `\` on Windows)
   } catch {
     return null;
   }
@@ -123,6 +124,19 @@ export function uriToPath(uri: string): string | null {
   if (path.normalize(p) !== p && path.normalize(p) !== p.replace(/[/\\]+$/, '')) return null;
   return p;
 }
+
+/**
+ * What fileURLToPath gives for a `file:` URL on POSIX (Node's own steps: no
+ * host, no encoded `/`, then percent-decoding), without its per-character
+ * loop in script, which made a long URI ten times dearer to map.
+ */
+function posixPathOf(url: URL): string {
+  if (url.hostname !== '') throw new TypeError('File URL host must be "localhost" or empty');
+  if (ENCODED_SLASH.test(url.pathname)) throw new TypeError('File URL path must not include encoded / characters');
+  return decodeURIComponent(url.pathname);
+}
+
+const ENCODED_SLASH = /%2f/i;
 
 /** A `file:` URI of a path of plain characters, which pathToFileURL writes as they are. */
 const PLAIN_URI = /^file:\/\/\/[A-Za-z0-9._/-]*$/;
@@ -137,9 +151,39 @@ const PLAIN_URI = /^file:\/\/\/[A-Za-z0-9._/-]*$/;
 export function resourceKey(uri: string): string {
   // The listed spelling of a plain path is its own key: no parsing (most clients send it back as listed).
   if (path.sep === '/' && PLAIN_URI.test(uri) && !uri.endsWith('/') && !REL_NEEDS_JOIN.test(uri.slice(8))) return uri;
+  // A key longer than any URI a request may carry is the listed URI of no file
+  // a client can name as listed, and working it out costs ~80 ns a character
+  // (a flood of long non-ASCII subscriptions held the main thread): such a
+  // URI is its own key, as a refused one is.
+  if (keyLengthAtLeast(uri) > MAX_URI_CHARS) return uri;
   const fileUri = fileUriOfText(uri);
   const p = uriToPath(fileUri ?? uri);
   if (p === null) return uri;
-  const key = pathToUri(p);
-  return fileUri === null ? key : textUriOf(key);
+  const key = fileUri === null ? pathToUri(p) : textUriOf(pathToUri(p));
+  return key.length > MAX_URI_CHARS ? uri : key;
+}
+
+/**
+ * A lower bound on the length of `uri`'s key when it names a path: every raw
+ * non-ASCII UTF-16 unit becomes at least 6 characters (2+ UTF-8 bytes, each
+ * `%XX`), and every `%XX` of a byte over 0x7F stays 3. A URI naming no path
+ * (a non-ASCII host) is its own key, so the bound is never used wrongly.
+ */
+function keyLengthAtLeast(uri: string): number {
+  let n = 0;
+  for (let i = 0; i < uri.length; i++) {
+    const c = uri.charCodeAt(i);
+    if (c > 0x7f) n += 6;
+    else if (c === 0x25 /* % */ && i + 2 < uri.length && HIGH_HEX.has(uri.charCodeAt(i + 1)) && isHex(uri.charCodeAt(i + 2))) {
+      n += 3;
+      i += 2;
+    }
+  }
+  return n;
+}
+
+const HIGH_HEX = new Set([...'89abcdefABCDEF'].map((c) => c.charCodeAt(0)));
+
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }

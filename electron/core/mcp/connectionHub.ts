@@ -15,7 +15,7 @@ import { claimOf, type ClientIdentity, type Era, identityOf } from './protocolEr
 import { readFastPath } from './readFastPath.js';
 import { type RequestProblem, screenRequest } from './requestParams.js';
 import { createShelfServer, listChangedThrottle, type ShelfServerOptions } from './shelfServer.js';
-import { spellingCost, UriSpellings } from './uriSpellings.js';
+import { listenSpellings, type Spelling, UriSpellings } from './uriSpellings.js';
 
 export interface Connection {
   id: number;
@@ -280,9 +280,10 @@ export class ConnectionHub {
     const m = message as { id?: unknown; method?: unknown; params?: unknown } | null;
     if (!m || typeof m !== 'object' || m.method !== 'subscriptions/listen') return null;
     const account = this.held.account();
-    const refused = account.hold(listenCost(m.params));
+    const { spellings, cost } = listenSpellings(m.params);
+    const refused = account.hold(cost);
     if (refused) return { problem: { code: -32602, message: `Listen refused: ${refused}` } };
-    const forget = this.httpListens.open(m, end);
+    const forget = this.httpListens.open(m, spellings, end);
     return {
       release: () => {
         forget();
@@ -382,12 +383,6 @@ function sameIdentity(a: ClientIdentity, b: ClientIdentity | null): boolean {
   return b !== null && a.name === b.name && a.version === b.version && a.protocolVersion === b.protocolVersion && a.era === b.era;
 }
 
-/** The URIs a listen names, as the budget counts them. */
-function listenCost(params: unknown): number {
-  const uris = (params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.reduce((sum: number, uri) => sum + (typeof uri === 'string' ? spellingCost(uri) : 0), 0) : 0;
-}
-
 /**
  * The listens of one socket connection, as the SDK's router keeps them (by
  * request id; the same id again replaces; a cancel ends one): their URIs
@@ -397,7 +392,7 @@ function listenCost(params: unknown): number {
  * that is not 2025-era, with room left), so the two agree.
  */
 class SocketListens {
-  private readonly byId = new Map<string, { uris: string[]; cost: number }>();
+  private readonly byId = new Map<string, { spellings: Spelling[]; cost: number }>();
   /** The URIs the listens name, by the resource each names. */
   readonly spellings = new UriSpellings();
 
@@ -410,16 +405,15 @@ class SocketListens {
     const old = this.byId.get(key);
     // The SDK refuses a listen past its limit (a replacement too): nothing changes, nothing to count.
     if (this.byId.size >= MAX_LISTENS_PER_CONNECTION) return null;
-    const uris = ((request.params as { notifications?: { resourceSubscriptions?: string[] } }).notifications?.resourceSubscriptions ?? []).slice();
-    const cost = listenCost(request.params);
+    const { spellings, cost } = listenSpellings(request.params);
     const delta = cost - (old?.cost ?? 0);
     if (delta > 0) {
       const refused = this.connection.held.hold(delta);
       if (refused) return { code: -32602, message: `Listen refused: ${refused}` };
     } else this.connection.held.release(-delta);
-    if (old) this.forget(old.uris);
-    this.byId.set(key, { uris, cost });
-    for (const uri of uris) this.spellings.add(uri);
+    if (old) this.forget(old.spellings);
+    this.byId.set(key, { spellings, cost });
+    for (const spelling of spellings) this.spellings.add(spelling);
     return null;
   }
 
@@ -430,7 +424,7 @@ class SocketListens {
     const listen = this.byId.get(key);
     if (!listen) return;
     this.byId.delete(key);
-    this.forget(listen.uris);
+    this.forget(listen.spellings);
     this.connection.held.release(listen.cost);
   }
 
@@ -439,7 +433,7 @@ class SocketListens {
     this.spellings.clear();
   }
 
-  private forget(uris: string[]): void {
-    for (const uri of uris) this.spellings.delete(uri);
+  private forget(spellings: Spelling[]): void {
+    for (const spelling of spellings) this.spellings.delete(spelling);
   }
 }

@@ -1,9 +1,9 @@
 import { identityOf } from './protocolEra.js';
-import { UriSpellings } from './uriSpellings.js';
+import { type Spelling, UriSpellings } from './uriSpellings.js';
 
 interface OpenListen {
   client: string;
-  uris: string[];
+  spellings: Spelling[];
   end(): void;
 }
 
@@ -11,12 +11,6 @@ interface OpenListen {
 function clientKey(message: { method?: unknown; params?: unknown }): string {
   const identity = identityOf(message);
   return `${identity?.name ?? ''}\u0000${identity?.version ?? ''}`;
-}
-
-/** The URIs a listen request names (the params were checked before). */
-function listenedUris(params: unknown): string[] {
-  const uris = (params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string') : [];
 }
 
 /**
@@ -33,18 +27,18 @@ export class HttpListens {
   private readonly byId = new Map<string, Set<OpenListen>>();
 
   /** Keeps a listen while its response is open; `end` closes that response. Returns what to call when it closes. */
-  open(message: { id?: unknown; method?: unknown; params?: unknown }, end: () => void): () => void {
+  open(message: { id?: unknown; method?: unknown; params?: unknown }, spellings: Spelling[], end: () => void): () => void {
     const id = JSON.stringify(message.id);
-    const listen: OpenListen = { client: clientKey(message), uris: listenedUris(message.params), end };
+    const listen: OpenListen = { client: clientKey(message), spellings, end };
     let same = this.byId.get(id);
     if (!same) this.byId.set(id, (same = new Set()));
     same.add(listen);
-    for (const uri of listen.uris) this.spellings.add(uri);
+    for (const spelling of spellings) this.spellings.add(spelling);
     let closed = false;
     return () => {
       if (closed) return;
       closed = true;
-      for (const uri of listen.uris) this.spellings.delete(uri);
+      for (const spelling of spellings) this.spellings.delete(spelling);
       const set = this.byId.get(id);
       set?.delete(listen);
       if (set?.size === 0) this.byId.delete(id);

@@ -8,7 +8,7 @@ import { VERSION } from '../version.js';
 import type { Era } from './protocolEra.js';
 import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
 import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
-import { spellingCost, UriSpellings } from './uriSpellings.js';
+import { type Spelling, spellingOf, UriSpellings } from './uriSpellings.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
 const LIST_CHANGED_DEBOUNCE_MS = 100;
@@ -135,23 +135,26 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
   // updates only ever come for published files, and answering alike for
   // every URI tells nothing about what exists. An update goes out in each
   // spelling the client subscribed with (Python's Path.as_uri() writes `%26`).
-  const subscriptions = new Set<string>();
+  const subscriptions = new Map<string, Spelling>();
   const subscribed = new UriSpellings();
   if (setup.era === 'legacy') {
     server.setRequestHandler('resources/subscribe', (req) => {
       const { uri } = req.params;
       if (subscriptions.has(uri)) return {};
       if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw ShelfError.invalidParams(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
-      const refused = setup.held?.hold(spellingCost(uri));
+      const spelling = spellingOf(uri);
+      const refused = setup.held?.hold(spelling.cost);
       if (refused) throw ShelfError.invalidParams(`Subscription refused: ${refused}`);
-      subscriptions.add(uri);
-      subscribed.add(uri);
+      subscriptions.set(uri, spelling);
+      subscribed.add(spelling);
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', (req) => {
-      if (subscriptions.delete(req.params.uri)) {
-        subscribed.delete(req.params.uri);
-        setup.held?.release(spellingCost(req.params.uri));
+      const spelling = subscriptions.get(req.params.uri);
+      if (spelling) {
+        subscriptions.delete(spelling.uri);
+        subscribed.delete(spelling);
+        setup.held?.release(spelling.cost);
       }
       return {};
     });
@@ -163,7 +166,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     if (disposed) return;
     disposed = true;
     stopListening();
-    for (const uri of subscriptions) setup.held?.release(spellingCost(uri));
+    for (const spelling of subscriptions.values()) setup.held?.release(spelling.cost);
     subscriptions.clear();
     subscribed.clear();
   };

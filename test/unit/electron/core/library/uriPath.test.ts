@@ -1,9 +1,11 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { isInside, joinRel, pathToUri, relativeBelow, resourceKey, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
+import { MAX_URI_CHARS } from '../../../../../shared/errorCodes.js';
 
 /** The oracle: Node's own relative path, with / separators (the product has relativeBelow). */
 const relativeInside = (root: string, candidate: string): string => path.relative(root, candidate).split(path.sep).join('/');
@@ -124,6 +126,52 @@ describe('resourceKey', () => {
         const p = uriToPath(uri);
         expect(resourceKey(uri)).toBe(p === null ? uri : pathToUri(p));
       }),
+    );
+  });
+
+  it('keeps a URI whose key would outgrow any request as its own key, working out no other key', () => {
+    // 8,000 "€" make a 72,000-character key: the flood that held the main thread.
+    const flood = `file:///tmp/${'€'.repeat(8000)}`;
+    expect(resourceKey(flood)).toBe(flood);
+    // The shortcut's bound never cuts a key that fits: the long way agrees, just under and over the limit
+    // ("é" and "%C3%A9" are 6 characters of key each, as the bound counts them)...
+    const prefix = 'file:///tmp/';
+    for (const piece of ['é', '%C3%A9', '😀'])
+      for (const extra of [0, 1]) {
+        const n = Math.floor((MAX_URI_CHARS - prefix.length) / (piece === '😀' ? 12 : 6)) + extra;
+        const uri = prefix + piece.repeat(n);
+        expect(resourceKey(uri)).toBe(extra === 0 ? pathToUri(uriToPath(uri) as string) : uri);
+      }
+    // ...and for any mixture.
+    const piece = fc.constantFrom('€', 'é', '😀', '\ud800', '%C3%A9', '%e2%82%ac', '%41', 'a', ' ');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 500, maxLength: 1800, size: 'max' }), fc.boolean(), (pieces, localhost) => {
+        const uri = `file://${localhost ? 'localhost' : ''}/tmp/${pieces.join('')}`;
+        const p = uriToPath(uri);
+        const long = p === null ? uri : pathToUri(p);
+        expect(resourceKey(uri)).toBe(long.length > MAX_URI_CHARS ? uri : long);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("maps a URI to the path Node's fileURLToPath gives, refusing what it refuses", () => {
+    const piece = fc.constantFrom('a', '€', '%2f', '%2F', '%c3%a9', '%ff', '%20', ' ', '/', '%', '%41', '%252f', '😀', '\\');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom('file:///', 'file://localhost/', 'file://host/'), (pieces, start) => {
+        const uri = start + pieces.join('');
+        let node: string | null;
+        try {
+          node = fileURLToPath(uri);
+        } catch {
+          node = null;
+        }
+        const mapped = uriToPath(uri);
+        // uriToPath refuses more (dot segments, doubled slashes…), never less, and never maps elsewhere.
+        if (mapped !== null) expect(mapped).toBe(node);
+        if (node === null) expect(mapped).toBeNull();
+      }),
+      { numRuns: 2000 },
     );
   });
 

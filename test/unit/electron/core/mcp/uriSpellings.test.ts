@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { heldCost } from '../../../../../electron/core/clientMemory/heldBytes.js';
 import { pathToUri, resourceKey } from '../../../../../electron/core/library/uriPath.js';
-import { spellingCost, UriSpellings } from '../../../../../electron/core/mcp/uriSpellings.js';
+import { spellingOf, UriSpellings } from '../../../../../electron/core/mcp/uriSpellings.js';
 
 describe('UriSpellings', () => {
   const listed = pathToUri('/tmp/shelf/q&a.txt');
@@ -10,34 +10,34 @@ describe('UriSpellings', () => {
 
   it('finds each spelling of a file by its library URI, counted until its last holder lets go', () => {
     const s = new UriSpellings();
-    s.add(encoded);
-    s.add(encoded);
-    s.add(listed);
+    s.add(spellingOf(encoded));
+    s.add(spellingOf(encoded));
+    s.add(spellingOf(listed));
     expect(new Set(s.of(listed))).toEqual(new Set([encoded, listed]));
-    s.delete(encoded);
+    s.delete(spellingOf(encoded));
     expect(new Set(s.of(listed))).toEqual(new Set([encoded, listed]));
-    s.delete(encoded);
-    s.delete(listed);
+    s.delete(spellingOf(encoded));
+    s.delete(spellingOf(listed));
     expect(s.of(listed)).toEqual([]);
     expect(s.empty).toBe(true);
   });
 
   it('ignores a delete of what it never held', () => {
     const s = new UriSpellings();
-    s.add(listed);
-    s.delete(encoded);
+    s.add(spellingOf(listed));
+    s.delete(spellingOf(encoded));
     expect(s.of(listed)).toEqual([listed]);
   });
 });
 
-describe('spellingCost', () => {
+describe('spellingOf', () => {
   it('counts the key a spelling is kept under, which can be many times the URI (every non-ASCII character percent-encoded)', () => {
-    const uri = `file:///tmp/${'€'.repeat(8000)}`;
+    const uri = `file:///tmp/${'€'.repeat(900)}`;
     const key = resourceKey(uri);
     expect(key.length).toBeGreaterThan(8 * uri.length);
-    expect(spellingCost(uri)).toBeGreaterThanOrEqual(heldCost(uri) + heldCost(key));
+    expect(spellingOf(uri)).toEqual({ uri, key, cost: heldCost(uri) + heldCost(key) });
     // A URI that is its own key costs what it did.
     const plain = pathToUri('/tmp/plain.txt');
-    expect(spellingCost(plain)).toBe(heldCost(plain));
+    expect(spellingOf(plain).cost).toBe(heldCost(plain));
   });
 });
