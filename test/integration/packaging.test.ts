@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,12 +56,21 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
       '/out/preload/preload.cjs',
       '/out/renderer/index.html',
       '/dist/electron/cli.js',
-      '/dist/electron/core/service/shelfService.js',
+      '/dist/electron/extract-worker.js',
+      '/dist/electron/shelf-app.html',
       '/out/bridge/mcp-shelf-bridge.cjs',
     ]) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(true);
+  });
+
+  it("ships the CLI as its bundle, not tsc's module-per-file output beside it", () => {
+    const dist = files.filter((f) => f.startsWith('/dist/') && /\.\w+$/.test(f));
+    expect(dist.filter((f) => !/^\/dist\/electron\/(cli\.js|[a-z]+-worker\.js|shelf-app\.html|cli-chunks\/[^/]+\.js)$/.test(f))).toEqual([]);
+    // Every chunk the bundle imports is there.
+    const cli = readFileSync(path.join(ROOT, 'dist/electron/cli.js'), 'utf8');
+    for (const [, chunk] of cli.matchAll(/["']\.\/(cli-chunks\/[^"']+\.js)["']/g)) expect(files).toContain(`/dist/electron/${chunk}`);
   });
 
   it('holds the production dependencies the code imports, and no development ones', () => {
@@ -93,6 +103,9 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
       'eslint',
       'electron-builder',
       'highlight.js',
+      // The window's own: bundled into out/renderer.
+      'react-resizable-panels',
+      'remark-gfm',
       '@modelcontextprotocol/inspector',
       '@modelcontextprotocol/conformance',
       '@modelcontextprotocol/sdk',
