@@ -1,4 +1,5 @@
-// npm run dev [-- --web] [-- serve's options]: the app with live reload while you work on it.
+// npm run dev [-- --web] [-- FOLDER…]: the app with live reload while you work on it
+// (folders, and with --web serve's options, pass on to the app).
 //
 // With an Electron binary: electron-vite dev (the window hot-reloads; main
 // and preload rebuild and restart). Without one, or with --web: the headless
@@ -36,7 +37,10 @@ process.on('SIGTERM', () => stopAll(0));
 
 const bin = electronBinary();
 if (bin.path && !web) {
-  run(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'dev', ...serveArgs]).on('exit', (code) => stopAll(code ?? 0));
+  run(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'dev', ...(serveArgs.length > 0 ? ['--', ...serveArgs] : [])]).on(
+    'exit',
+    (code) => stopAll(code ?? 0),
+  );
 } else {
   if (!web) process.stderr.write(`mcp-shelf dev: no Electron here (${bin.reason.split(':')[0]}); the window runs in your browser instead.\n`);
   await new Promise((resolve, reject) =>
