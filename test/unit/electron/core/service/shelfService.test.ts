@@ -5,10 +5,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { dispatch } from '../../../../../electron/core/service/dispatch.js';
+import { CLI } from '../../../../support/cliPath.js';
 import { eventually, makeTree, uriOf } from '../../../../support/fixtures.js';
 import { RawClient } from '../../../../support/rawClient.js';
 import { startService } from '../../../../support/service.js';
-import { CLI, socketDir } from '../../../../support/shelfProcess.js';
+
+/** A short temp folder for a settings folder and its socket (Unix socket paths are length-limited). */
+const socketDir = () => mkdtemp(path.join(os.tmpdir(), 'shs-'));
 
 /**
  * A real ShelfService in this process (its own settings folder, socket and
