@@ -24,6 +24,7 @@ const OUT_OF_PROCESS: Array<[string, RegExp]> = [
   ],
   ['a child process (other than mkfifo)', /\bexecFileSync\(\s*(?!'mkfifo')/],
   ['the CLI, started', /\b(startShelf|runCli|connectSdkClient)\s*\(/],
+  ['the CLI helpers (support/shelfProcess.ts wants the build)', /support\/shelfProcess/],
   ['an official client over stdio', /\bStdioClientTransport\b|client\/stdio/],
   ['Node 22', /support\/node22/],
   ['the built workers', /\b(EXTRACT_WORKER|WORKERS|builtWorkers)\b|electron\/cli\/headless/],
@@ -47,6 +48,7 @@ describe('the split of test/', () => {
   it('tells a file that starts a process or needs the build from one that does not', () => {
     expect(outOfProcess('const shelf = await startShelf([root]);')).toEqual(['the CLI, started']);
     expect(outOfProcess("execFileSync('mkfifo', [file]);")).toEqual([]);
+    expect(outOfProcess("import { CLI } from '../support/shelfProcess.js';")).toEqual(['the CLI helpers (support/shelfProcess.ts wants the build)']);
     expect(outOfProcess("execFileSync('node', [script]);")).toEqual(['a child process (other than mkfifo)']);
     expect(outOfProcess("import { execFile } from 'node:child_process';\nconst run = promisify(execFile);")).toEqual(['a child process']);
     expect(outOfProcess('new DocumentText({ workerFile: EXTRACT_WORKER })')).toEqual(['the built workers']);
