@@ -4,10 +4,12 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two projects: `unit` tests run in this process and mirror the module they
  * test (test/unit/electron/core/library/rules.test.ts tests
- * electron/core/library/rules.ts); `integration` tests start processes —
- * the real CLI, the stdio bridge, official SDK clients, the conformance
- * suite — and watch real folders. `npx vitest run --project unit` runs the
- * quick half.
+ * electron/core/library/rules.ts); real sockets, files, worker threads and
+ * an in-process ShelfService are fine, a process or the build (dist/) is
+ * not. `integration` tests start processes — the real CLI, the stdio
+ * bridge, official SDK clients, Python, Node 22, the conformance suite — or
+ * run what the build made (its workers). `npm run test:unit` runs the quick
+ * half, without a build; test/unit/build/testSplit.test.ts keeps the line.
  */
 export default defineConfig({
   plugins: [react()],

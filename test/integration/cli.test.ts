@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -228,8 +227,8 @@ describe('serve answers while it indexes', () => {
     let err = '';
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
     try {
-      await eventually(() => existsSync(sock), 10_000, 'the socket file');
-      const c = await RawClient.initialized(sock);
+      // The file appears at bind(), a moment before listen(): connect until it is accepted.
+      const c = await eventually(() => RawClient.initialized(sock), 10_000, 'a connection');
       // Reads by URI work at once, before the scan gets there, under the same rules.
       const indexing = !err.includes('listening on');
       expect((await c.request('resources/read', { uri: uriOf(root, 'd299/deep/public.txt') })).result).toMatchObject({ contents: [{ text: 'public' }] });

@@ -4,9 +4,6 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { configFilePath } from '../../electron/core/clientSetup/clientConfigFile.js';
-import { dispatch } from '../../electron/core/service/dispatch.js';
-import { startService } from '../support/service.js';
 import { CLI, runCli } from '../support/shelfProcess.js';
 
 let home: string;
@@ -22,16 +19,6 @@ afterEach(async () => {
 });
 
 describe('mcp-shelf config (one-click client setup, headless)', () => {
-  it('knows each client’s standard config location', () => {
-    const h = os.homedir();
-    expect(configFilePath('claude-desktop', {}, 'darwin')).toBe(path.join(h, 'Library/Application Support/Claude/claude_desktop_config.json'));
-    expect(configFilePath('claude-desktop', { APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32')).toBe(
-      path.join('C:\\Users\\me\\AppData\\Roaming', 'Claude', 'claude_desktop_config.json'),
-    );
-    expect(configFilePath('vscode', {}, 'linux')).toBe(path.join(h, '.config/Code/User/mcp.json'));
-    expect(configFilePath('cursor', {}, 'darwin')).toBe(path.join(h, '.cursor/mcp.json'));
-  });
-
   it('creates a new file with the entry', async () => {
     const { code } = await config('claude-desktop');
     expect(code).toBe(0);
@@ -123,23 +110,5 @@ describe('mcp-shelf config (one-click client setup, headless)', () => {
     await expect(readdir(path.join(home, '.config'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await runCli(['config', 'emacs'], undefined, env())).code).toBe(2);
     expect((await runCli(['config'], undefined, env())).code).toBe(2);
-  });
-});
-
-describe('installClientConfig through the ShelfApi (the window’s “Add to …” buttons)', () => {
-  it('writes the entry with the service’s bridge command', async () => {
-    const saved = process.env.HOME;
-    process.env.HOME = home;
-    const svc = await startService();
-    try {
-      const result = await svc.service.installClientConfig('cursor');
-      expect(result).toMatchObject({ ok: true, action: 'added', file: path.join(home, '.cursor/mcp.json'), backup: null });
-      const written = JSON.parse(await readFile(path.join(home, '.cursor/mcp.json'), 'utf8'));
-      expect(written.mcpServers['mcp-shelf'].args).toEqual([CLI, 'connect', '--socket', svc.service.socketPath]);
-      await expect(dispatch(svc.service, 'installClientConfig', ['notepad'])).rejects.toThrow(/Invalid arguments for installClientConfig/);
-    } finally {
-      process.env.HOME = saved;
-      await svc.stop();
-    }
   });
 });

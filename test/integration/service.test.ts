@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -157,38 +157,6 @@ describe('ShelfService on real folders', () => {
 });
 
 describe('settings file', () => {
-  it('moves a corrupt file aside, warns, and starts with defaults', async () => {
-    const dir = await socketDir();
-    await writeFile(path.join(dir, 'settings.json'), '{"folders": [ broken');
-    const svc = await startService({}, dir);
-    try {
-      expect(svc.logs.join('\n')).toMatch(/not valid JSON.*moved it to .*settings\.json\.corrupt-/);
-      expect(await svc.service.listFolders()).toEqual([]);
-      const files = await readdir(dir);
-      expect(files.some((f) => f.startsWith('settings.json.corrupt-'))).toBe(true);
-      expect(await readFile(path.join(dir, files.find((f) => f.startsWith('settings.json.corrupt-')) ?? ''), 'utf8')).toBe('{"folders": [ broken');
-    } finally {
-      await svc.stop();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('shows a saved folder that is missing at start as missing, and serves it when it appears', async () => {
-    const dir = await socketDir();
-    const later = path.join(dir, 'later');
-    await writeFile(path.join(dir, 'settings.json'), JSON.stringify({ folders: [{ path: later }] }));
-    const svc = await startService({}, dir);
-    try {
-      expect((await svc.service.listFolders())[0]).toMatchObject({ path: later, state: 'missing', error: 'folder is missing' });
-      await mkdir(later);
-      await writeFile(path.join(later, 'x.txt'), 'x');
-      await eventually(async () => (await svc.service.listFolders())[0]?.fileCount === 1, 5000, 'folder served once it appears');
-    } finally {
-      await svc.stop();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
   it('mcp-shelf serve without FOLDERs serves the saved folders; with FOLDERs it leaves settings alone', async () => {
     const dir = await socketDir();
     const saved = await makeTree({ 'saved.txt': 's' });
@@ -215,50 +183,5 @@ describe('settings file', () => {
     expect(await readFile(settingsFile, 'utf8')).toBe(text);
     await rm(dir, { recursive: true, force: true });
     await rm(saved, { recursive: true, force: true });
-  });
-});
-
-describe('Streamable HTTP in the service', () => {
-  it('shares the library and the traffic log, lists HTTP clients, keeps its token in settings, and offers HTTP snippets', async () => {
-    const folder = await makeTree({ 'h.txt': 'over http' });
-    const svc = await startService({ sessionFolders: [folder], http: { host: '127.0.0.1', port: 0 } });
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    const endpoint = svc.service.httpEndpoint;
-    expect(endpoint?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect(endpoint?.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    const saved = JSON.parse(await readFile(path.join(svc.dir, 'settings.json'), 'utf8'));
-    expect(saved.http.token).toBe(endpoint?.token);
-    const client = new Client({ name: 'via-http', version: '2.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(endpoint?.url as string), { requestInit: { headers: { Authorization: `Bearer ${endpoint?.token}` } } }),
-    );
-    try {
-      expect((await client.readResource({ uri: uriOf(folder, 'h.txt') })).contents[0]).toMatchObject({ text: 'over http' });
-      expect(await svc.service.listClients()).toEqual([expect.objectContaining({ name: 'via-http', version: '2.0.0', transport: 'http' })]);
-      const reads = svc.service.traffic.query({ method: 'resources/read' });
-      expect(reads.map((e) => [e.direction, e.kind, e.client])).toEqual([
-        ['in', 'request', 'via-http 2.0.0'],
-        ['out', 'response', 'via-http 2.0.0'],
-      ]);
-      expect((await svc.service.getStatus()).httpUrl).toBe(endpoint?.url);
-      const snippets = await svc.service.clientConfigs();
-      const claudeHttp = snippets.find((s) => s.client === 'claude-code-http');
-      expect(claudeHttp?.text).toBe(`claude mcp add --transport http mcp-shelf ${endpoint?.url} --header 'Authorization: Bearer ${endpoint?.token}'`);
-      expect(JSON.parse(snippets.find((s) => s.client === 'vscode-http')?.text ?? '{}').servers['mcp-shelf']).toEqual({
-        type: 'http',
-        url: endpoint?.url,
-        headers: { Authorization: `Bearer ${endpoint?.token}` },
-      });
-    } finally {
-      await client.close();
-      await svc.stop();
-      await rm(folder, { recursive: true, force: true });
-    }
-  });
-
-  it('refuses a non-loopback bind without the explicit flag, and no-auth on one', async () => {
-    await expect(startService({ http: { host: '0.0.0.0', port: 0 } })).rejects.toThrow(/not a loopback address/);
-    await expect(startService({ http: { host: '0.0.0.0', port: 0, noAuth: true, allowRemote: true } })).rejects.toThrow(/only allowed on a loopback/);
   });
 });

@@ -3,7 +3,6 @@ import net from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { SocketTransport, type SocketTransportOptions } from '../../electron/core/transport/socketTransport.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
 import { rssMiB, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
@@ -96,55 +95,5 @@ describe('in-flight limit', () => {
       await shelf.stop();
       await rm(root, { recursive: true, force: true });
     }
-  });
-});
-
-/** A SocketTransport on the server side of a real Unix socket, and the client's end. */
-async function transportOnSocket(name: string, options: SocketTransportOptions = {}) {
-  const os = await import('node:os');
-  const path = await import('node:path');
-  const sockPath = path.join(os.tmpdir(), `${name}-${process.pid}.sock`);
-  const server = net.createServer();
-  const accepted = new Promise<{ socket: net.Socket; transport: SocketTransport }>((resolve) => {
-    server.once('connection', (socket) => {
-      const transport = new SocketTransport(socket, options);
-      void transport.start();
-      resolve({ socket, transport });
-    });
-  });
-  await new Promise<void>((r) => server.listen(sockPath, r));
-  const client = net.connect(sockPath);
-  client.on('error', () => undefined); // cut off with unread data: a reset
-  const { socket, transport } = await accepted;
-  const notify = (data: string) => transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data } });
-  return { client, socket, notify, close: () => (client.destroy(), server.close()) };
-}
-
-describe('stalled output', () => {
-  it('closes a connection whose client reads nothing for the stall timeout, after pausing its input', async () => {
-    const reasons: string[] = [];
-    const t = await transportOnSocket('stall', { stallTimeoutMs: 500, onProtocolError: (m) => reasons.push(m) });
-    t.client.pause(); // never reads
-    const big = 'z'.repeat(1024 * 1024);
-    // Replies pile up until the kernel buffers are full and write() reports backpressure.
-    for (let i = 0; i < 20 && !t.socket.destroyed; i++) await t.notify(big).catch(() => undefined);
-    await eventually(() => t.socket.destroyed, 3000, 'the stalled connection to be closed');
-    expect(reasons.join('\n')).toMatch(/stopped reading/); // the stall timer, not the 32 MiB cap
-    t.close();
-  });
-});
-
-describe('backpressure bookkeeping', () => {
-  it('leaves no listener or timer behind after each time output backs up and drains', async () => {
-    const t = await transportOnSocket('drain');
-    t.client.on('data', () => undefined); // reads everything, so every backlog drains
-    const before = t.socket.listenerCount('close');
-    const big = 'z'.repeat(256 * 1024);
-    for (let i = 0; i < 200; i++) {
-      await t.notify(big);
-      if (t.socket.writableNeedDrain) await new Promise((r) => t.socket.once('drain', r));
-    }
-    expect(t.socket.listenerCount('close') - before).toBeLessThanOrEqual(1);
-    t.close();
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { nodeBridgeCommand } from '../../electron/core/service/clientConfigs.js';
 import { type ServiceOptions, ShelfService } from '../../electron/core/service/shelfService.js';
-import { CLI } from './shelfProcess.js';
+import { CLI } from './cliPath.js';
 
 export interface TestService {
   service: ShelfService;

@@ -3,14 +3,15 @@ import { existsSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-/** The built CLI: tests run what users run (npm test builds first). */
-export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/electron/cli.js');
+import { CLI } from './cliPath.js';
 
+export { CLI };
+
+// Tests run what users run: the built CLI.
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does)`);
 
 export interface ShelfProcess {

@@ -56,11 +56,11 @@ const DEFAULT_MAX_PENDING_WRITE = 32 * 1024 * 1024;
  * Requests of one connection being worked on at once. Past this, further
  * lines wait (and past QUEUE_PAUSE of them the socket stops being read), so
  * a client pipelining thousands of large reads cannot make the server hold
- * thousands of replies in memory.
+ * thousands of replies in memory. (Both exported for the transport's unit tests.)
  */
-const MAX_IN_FLIGHT = 16;
+export const MAX_IN_FLIGHT = 16;
 const DEFAULT_STALL_TIMEOUT_MS = 30_000;
-const QUEUE_PAUSE = 256;
+export const QUEUE_PAUSE = 256;
 const EMPTY = Buffer.alloc(0);
 /** Lines one connection gets handled in one turn of the event loop, so others get theirs in between. */
 const LINES_PER_TURN = 256;
