@@ -77,6 +77,8 @@ const entryCost = (e: TrafficEntry) =>
  */
 export class TrafficLog {
   private entries: TrafficEntry[] = [];
+  /** Each entry's cost in the byte bound, beside it (worked out once: trimming reads it back). */
+  private costs: number[] = [];
   private head = 0; // entries before head are dropped, compacted lazily
   private bytes = 0;
   private seq = 0;
@@ -194,8 +196,10 @@ export class TrafficLog {
     };
     if (detail) entry.detail = detail;
     if (failure) entry.failure = failure;
+    const cost = entryCost(entry);
     this.entries.push(entry);
-    this.bytes += entryCost(entry);
+    this.costs.push(cost);
+    this.bytes += cost;
     this.trim();
     this.enqueue(entry);
     return entry;
@@ -252,6 +256,7 @@ export class TrafficLog {
 
   clear(): void {
     this.entries = [];
+    this.costs = [];
     this.head = 0;
     this.bytes = 0;
     this.dropped = 0;
@@ -265,13 +270,14 @@ export class TrafficLog {
 
   private trim(): void {
     while (this.size > 0 && (this.size > this.options.maxEntries || this.bytes > this.options.maxBytes)) {
-      this.bytes -= entryCost(this.entries[this.head] as TrafficEntry);
+      this.bytes -= this.costs[this.head] as number;
       this.head++;
       this.dropped++;
     }
     // Compact when the dropped prefix dominates, so trimming stays O(1) amortised.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
+      this.costs = this.costs.slice(this.head);
       this.head = 0;
     }
   }

@@ -136,3 +136,18 @@ describe('TrafficLog live batches', () => {
     expect(log.payload(small.seq)).toBeNull();
   });
 });
+
+describe('TrafficLog byte bound', () => {
+  it('accounts what it holds exactly through trimming and compaction, whatever the sizes', () => {
+    const message = (i: number) => ({ jsonrpc: '2.0', id: i, method: 'x', params: { s: 'y'.repeat((i * 37) % 900) } });
+    const log = new TrafficLog({ maxEntries: 1e6, maxBytes: 300_000 });
+    for (let i = 0; i < 5000; i++) log.record(1, 'in', message(i), 10);
+    expect(log.byteSize).toBeLessThanOrEqual(300_000);
+    // The same messages in a log that never trims: the same account.
+    const kept = log.query({ limit: 1e6 });
+    const fresh = new TrafficLog({ maxEntries: 1e6, maxBytes: 1e9 });
+    for (const e of kept) fresh.record(1, 'in', JSON.parse(e.payload), 10);
+    expect(log.byteSize).toBe(fresh.byteSize);
+    expect(log.dropped).toBe(5000 - kept.length);
+  });
+});
