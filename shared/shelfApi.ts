@@ -503,7 +503,7 @@ export interface ShelfMethods {
 }
 
 export interface ShelfEvents {
-  /** New messages, at most 1,000 a batch and 10 batches a second; a gap in `seq` is messages sent faster than that (the log has them). */
+  /** New messages, at most 1,000 a batch and 5 batches a second; a gap in `seq` is messages sent faster than that (the log has them). */
   traffic: TrafficRow[];
   folders: FolderInfo[];
   clients: ClientInfo[];

@@ -53,7 +53,7 @@ test('a flood faster than the live batches is said, and Pause shows every messag
   const raw = await RawClient.initialized(shelf.socketPath);
   try {
     const skipped = page.getByTestId('traffic-skipped');
-    // Bursts of pings until one outruns the live batches (1,000 rows a tenth of a second); a slow machine needs more.
+    // Bursts of pings until one outruns the live batches (1,000 rows a fifth of a second); a slow machine needs more.
     for (let burst = 0; burst < 20 && !(await skipped.isVisible()); burst++) {
       const ids = Array.from({ length: 5000 }, (_, i) => burst * 5000 + i);
       raw.send(ids.map((id) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`).join(''));

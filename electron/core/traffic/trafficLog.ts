@@ -7,7 +7,7 @@ import { MAX_LOGGED_STRING, truncateForLog } from './truncate.js';
 export interface TrafficLogOptions {
   maxEntries: number;
   maxBytes: number;
-  /** Subscribers get new entries in one batch per interval (default 100 ms), not one call per message. */
+  /** Subscribers get new entries in one batch per interval (default 200 ms), not one call per message. */
   batchMs?: number;
   /** Why an error reply to a read failed, for the owner (the client's "not found" may be outside, hidden, ignored…). */
   explain?: (uri: string, code: number | null, reason: unknown) => ReadFailure;
@@ -287,7 +287,7 @@ export class TrafficLog {
     // A ring: past LIVE_BATCH_ROWS the newest overwrites the oldest, so a flood holds no more than that until the batch goes.
     this.batch[this.batched++ % LIVE_BATCH_ROWS] = entry;
     if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), this.options.batchMs ?? 100);
+    this.timer = setTimeout(() => this.flush(), this.options.batchMs ?? 200);
   }
 
   /** Sends the live batch: its rows oldest first, without payloads (the window fetches one when it is opened). */
