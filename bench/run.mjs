@@ -129,6 +129,15 @@ async function smallReads(inFlight) {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, s] of round % 2 ? [...started].reverse() : started) results[name].push(await drive(s, files, inFlight, burst));
     }
+    // What the open window took: its frames, the Traffic rows in them and their bytes, a read.
+    const win = started.find(([name]) => name === WINDOW)?.[1];
+    if (win) {
+      const { frames, entries, bytes } = await win.seen();
+      const reads = (2 + ROUNDS) * burst;
+      console.log(
+        `\nThe open window (${inFlight === 1 ? 'sequential' : `${inFlight} in flight`}): ${frames} frames, ${entries} Traffic rows, ${(bytes / 2 ** 20).toFixed(1)} MiB for ${reads} reads (${(bytes / reads).toFixed(0)} bytes a read)`,
+      );
+    }
   } finally {
     for (const [, s] of started) {
       live.delete(s);
