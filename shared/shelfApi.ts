@@ -337,7 +337,8 @@ export type AccessDecision = 'once' | 'client' | 'deny';
 export type TrafficDirection = 'in' | 'out';
 export type TrafficKind = 'request' | 'response' | 'notification' | 'error';
 
-export interface TrafficEntry {
+/** A message as the Traffic list shows it: everything but its JSON (live batches carry these; the JSON is fetched when a row is opened). */
+export interface TrafficRow {
   seq: number;
   time: number;
   connectionId: number;
@@ -358,9 +359,13 @@ export interface TrafficEntry {
   failure?: ReadFailure;
   /** A tool read's answer: what it gave ("lines 1–2,000 of 120,000", "image 1568×1045 JPEG (from 3000×2000 PNG)"). */
   detail?: string;
+  /** Its JSON had long strings cut (see TrafficEntry.payload). */
+  truncated: boolean;
+}
+
+export interface TrafficEntry extends TrafficRow {
   /** The message as JSON, long strings cut to a preview with their true length. */
   payload: string;
-  truncated: boolean;
 }
 
 export interface TrafficQuery {
@@ -472,6 +477,10 @@ export interface ShelfMethods {
   queryTraffic(query: TrafficQuery): Promise<TrafficEntry[]>;
   clearTraffic(): Promise<void>;
   exportTraffic(query: TrafficQuery): Promise<string>;
+  /** The matching messages without their JSON, as the live `traffic` event sends them. */
+  trafficRows(query: TrafficQuery): Promise<TrafficRow[]>;
+  /** One message's JSON (TrafficEntry.payload, at most 1 MiB of it), or null once the log no longer holds it. */
+  trafficPayload(seq: number): Promise<string | null>;
   clientConfigs(): Promise<ClientConfigSnippet[]>;
   /** Adds or updates the mcp-shelf entry in the client's own config file. */
   installClientConfig(client: SetupClient): Promise<ClientSetupResult>;
@@ -494,7 +503,8 @@ export interface ShelfMethods {
 }
 
 export interface ShelfEvents {
-  traffic: TrafficEntry[];
+  /** New messages, at most 1,000 a batch and 5 batches a second; a gap in `seq` is messages sent faster than that (the log has them). */
+  traffic: TrafficRow[];
   folders: FolderInfo[];
   clients: ClientInfo[];
   status: ServerStatus;
@@ -529,6 +539,8 @@ export const SHELF_METHODS = [
   'queryTraffic',
   'clearTraffic',
   'exportTraffic',
+  'trafficRows',
+  'trafficPayload',
   'clientConfigs',
   'installClientConfig',
   'runDoctor',

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { TrafficEntry } from '../../shared/shelfApi.js';
+import type { TrafficEntry, TrafficRow } from '../../shared/shelfApi.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
 import { startService, type TestService } from '../support/service.js';
@@ -13,7 +13,7 @@ describe('traffic log with a real SDK client on the socket', () => {
   let root: string;
   let svc: TestService;
   let client: Client;
-  const batches: TrafficEntry[][] = [];
+  const batches: TrafficRow[][] = [];
 
   beforeAll(async () => {
     root = await makeTree({ 'a.txt': 'alpha', 'big.bin': Buffer.alloc(10 * 1024 * 1024, 0xab) });

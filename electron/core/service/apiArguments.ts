@@ -120,6 +120,8 @@ export const API_ARGUMENTS = {
   queryTraffic: z.tuple([TrafficQueryArg]),
   clearTraffic: none,
   exportTraffic: z.tuple([TrafficQueryArg]),
+  trafficRows: z.tuple([TrafficQueryArg]),
+  trafficPayload: z.tuple([z.number().int().positive()]),
   clientConfigs: none,
   // The window has no project folder: its one click edits user configs only.
   installClientConfig: z.tuple([z.enum(['claude-desktop', 'cursor', 'vscode', 'windsurf', 'gemini-cli'])]),
@@ -163,6 +165,8 @@ const ARGUMENT_NAMES: Partial<Record<ShelfMethodName, string>> = {
   setFolderOptions: 'folder options',
   queryTraffic: 'traffic query',
   exportTraffic: 'traffic query',
+  trafficRows: 'traffic query',
+  trafficPayload: 'traffic message',
   queryHistory: 'history query',
   updateSettings: 'settings',
 };

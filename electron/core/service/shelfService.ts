@@ -33,6 +33,7 @@ import type {
   ShelfMethods,
   TrafficEntry,
   TrafficQuery,
+  TrafficRow,
 } from '../../../shared/shelfApi.js';
 import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
@@ -274,7 +275,10 @@ export class ShelfService implements ShelfMethods {
         this.emit('clients', this.hub.clients());
         void this.getStatus().then((s) => this.emit('status', s));
       }),
-      this.traffic.subscribe((batch) => this.emit('traffic', batch)),
+      this.traffic.subscribe(
+        (batch) => this.emit('traffic', batch),
+        () => (this.listeners.get('traffic')?.size ?? 0) > 0,
+      ),
     );
     const session = this.options.sessionFolders;
     if (session)
@@ -550,6 +554,14 @@ export class ShelfService implements ShelfMethods {
 
   async exportTraffic(query: TrafficQuery): Promise<string> {
     return this.traffic.exportJsonLines(query);
+  }
+
+  async trafficRows(query: TrafficQuery): Promise<TrafficRow[]> {
+    return this.traffic.rows(query);
+  }
+
+  async trafficPayload(seq: number): Promise<string | null> {
+    return this.traffic.payload(seq);
   }
 
   async clientConfigs(): Promise<ClientConfigSnippet[]> {

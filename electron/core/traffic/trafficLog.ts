@@ -1,12 +1,13 @@
 import type { ReadFailure } from '../../../shared/readFailure.js';
-import type { TrafficEntry, TrafficKind, TrafficQuery } from '../../../shared/shelfApi.js';
+import type { TrafficEntry, TrafficKind, TrafficQuery, TrafficRow } from '../../../shared/shelfApi.js';
+import { matchesTraffic } from '../../../shared/trafficFilter.js';
 import { keptString } from '../clientMemory/keptString.js';
 import { MAX_LOGGED_STRING, truncateForLog } from './truncate.js';
 
 export interface TrafficLogOptions {
   maxEntries: number;
   maxBytes: number;
-  /** Subscribers get new entries in one batch per interval, not one call per message. */
+  /** Subscribers get new entries in one batch per interval (default 200 ms), not one call per message. */
   batchMs?: number;
   /** Why an error reply to a read failed, for the owner (the client's "not found" may be outside, hidden, ignored…). */
   explain?: (uri: string, code: number | null, reason: unknown) => ReadFailure;
@@ -42,6 +43,20 @@ interface OpenRequests {
 }
 /** Request ids and method names longer than this are kept cut. */
 const MAX_ID_CHARS = 200;
+/**
+ * Rows a live batch carries at most: the newest of its interval. A flood
+ * costs the windows a bounded number of rows a second; what a batch leaves
+ * out stays in the log (the window sees the gap in `seq`).
+ */
+export const LIVE_BATCH_ROWS = 1000;
+/** A payload handed out on demand is cut past this many characters (the ring bounds it too; this bounds one answer). */
+export const MAX_PAYLOAD_CHARS = 1024 * 1024;
+
+/** A message without its JSON: what the live batches and the window's list carry. */
+export function rowOf(e: TrafficEntry): TrafficRow {
+  const { payload: _payload, ...row } = e;
+  return row;
+}
 
 /** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
 function logPayload(m: Message, text: string | undefined, preview: boolean): { payload: string; truncated: boolean } {
@@ -62,13 +77,18 @@ const entryCost = (e: TrafficEntry) =>
  */
 export class TrafficLog {
   private entries: TrafficEntry[] = [];
+  /** Each entry's cost in the byte bound, beside it (worked out once: trimming reads it back). */
+  private costs: number[] = [];
   private head = 0; // entries before head are dropped, compacted lazily
   private bytes = 0;
   private seq = 0;
   private readonly pending = new Map<number, OpenRequests>();
   private readonly clients = new Map<number, string>();
-  private readonly listeners = new Set<(batch: TrafficEntry[]) => void>();
+  /** Each subscriber, and whether it wants batches now (the service asks its own listeners: no window, no batch). */
+  private readonly listeners = new Map<(batch: TrafficRow[]) => void, () => boolean>();
+  /** The live batch: a ring of the newest LIVE_BATCH_ROWS entries since the last one went out, `batched` of them seen. */
   private batch: TrafficEntry[] = [];
+  private batched = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private options: TrafficLogOptions) {}
@@ -89,8 +109,8 @@ export class TrafficLog {
     return this.bytes;
   }
 
-  subscribe(listener: (batch: TrafficEntry[]) => void): () => void {
-    this.listeners.add(listener);
+  subscribe(listener: (batch: TrafficRow[]) => void, active: () => boolean = () => true): () => void {
+    this.listeners.set(listener, active);
     return () => this.listeners.delete(listener);
   }
 
@@ -176,8 +196,10 @@ export class TrafficLog {
     };
     if (detail) entry.detail = detail;
     if (failure) entry.failure = failure;
+    const cost = entryCost(entry);
     this.entries.push(entry);
-    this.bytes += entryCost(entry);
+    this.costs.push(cost);
+    this.bytes += cost;
     this.trim();
     this.enqueue(entry);
     return entry;
@@ -197,19 +219,33 @@ export class TrafficLog {
 
   query(q: TrafficQuery = {}): TrafficEntry[] {
     const limit = q.limit ?? 1000;
-    const text = q.text?.toLowerCase();
     const out: TrafficEntry[] = [];
     for (let i = this.entries.length - 1; i >= this.head && out.length < limit; i--) {
       const e = this.entries[i] as TrafficEntry;
       if (q.afterSeq !== undefined && e.seq <= q.afterSeq) break;
-      if (q.connectionId !== undefined && e.connectionId !== q.connectionId) continue;
-      if (q.method !== undefined && e.method !== q.method) continue;
-      if (q.errorsOnly && e.kind !== 'error') continue;
-      if (q.failure !== undefined && e.failure !== q.failure) continue;
-      if (text && !(e.method ?? '').toLowerCase().includes(text) && !e.payload.toLowerCase().includes(text)) continue;
-      out.push(e);
+      if (matchesTraffic(e, q)) out.push(e);
     }
     return out.reverse();
+  }
+
+  /** The matching entries without their JSON, oldest first (the window's list). */
+  rows(q: TrafficQuery = {}): TrafficRow[] {
+    return this.query(q).map(rowOf);
+  }
+
+  /** The JSON of the entry `seq` (cut past MAX_PAYLOAD_CHARS), or null when the log no longer holds it. */
+  payload(seq: number): string | null {
+    // Entries are in seq order: a binary search over what the ring holds.
+    let lo = this.head;
+    let hi = this.entries.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const e = this.entries[mid] as TrafficEntry;
+      if (e.seq === seq) return e.payload.length <= MAX_PAYLOAD_CHARS ? e.payload : `${e.payload.slice(0, MAX_PAYLOAD_CHARS)}… [${e.payload.length} chars]`;
+      if (e.seq < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return null;
   }
 
   /** The matching entries as JSON Lines, oldest first. */
@@ -220,6 +256,7 @@ export class TrafficLog {
 
   clear(): void {
     this.entries = [];
+    this.costs = [];
     this.head = 0;
     this.bytes = 0;
     this.dropped = 0;
@@ -233,27 +270,41 @@ export class TrafficLog {
 
   private trim(): void {
     while (this.size > 0 && (this.size > this.options.maxEntries || this.bytes > this.options.maxBytes)) {
-      this.bytes -= entryCost(this.entries[this.head] as TrafficEntry);
+      this.bytes -= this.costs[this.head] as number;
       this.head++;
       this.dropped++;
     }
     // Compact when the dropped prefix dominates, so trimming stays O(1) amortised.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
+      this.costs = this.costs.slice(this.head);
       this.head = 0;
     }
   }
 
   private enqueue(entry: TrafficEntry): void {
-    if (this.listeners.size === 0) return;
-    this.batch.push(entry);
+    if (!this.wanted()) return;
+    // A ring: past LIVE_BATCH_ROWS the newest overwrites the oldest, so a flood holds no more than that until the batch goes.
+    this.batch[this.batched++ % LIVE_BATCH_ROWS] = entry;
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const batch = this.batch;
-      this.batch = [];
-      for (const l of this.listeners) l(batch);
-    }, this.options.batchMs ?? 50);
+    this.timer = setTimeout(() => this.flush(), this.options.batchMs ?? 200);
+  }
+
+  /** Sends the live batch: its rows oldest first, without payloads (the window fetches one when it is opened). */
+  private flush(): void {
+    this.timer = null;
+    const from = this.batched > LIVE_BATCH_ROWS ? this.batched % LIVE_BATCH_ROWS : 0;
+    const kept = this.batch.length;
+    const rows: TrafficRow[] = [];
+    for (let i = 0; i < kept; i++) rows.push(rowOf(this.batch[(from + i) % kept] as TrafficEntry));
+    this.batch = [];
+    this.batched = 0;
+    for (const l of this.listeners.keys()) l(rows);
+  }
+
+  private wanted(): boolean {
+    for (const active of this.listeners.values()) if (active()) return true;
+    return false;
   }
 }
 

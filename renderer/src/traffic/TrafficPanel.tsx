@@ -1,11 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
-import { ERROR_CODE_LEGEND, READ_FAILURE_NAMES, READ_FAILURES, type ReadFailure } from '../../../shared/readFailure';
-import type { ServerStatus, ShelfApi, TrafficEntry, TrafficQuery } from '../../../shared/shelfApi';
+import { ERROR_CODE_LEGEND, READ_FAILURES, type ReadFailure } from '../../../shared/readFailure';
+import type { ServerStatus, ShelfApi, TrafficRow } from '../../../shared/shelfApi';
 import { formatBytes, formatClock } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 import { partnerOf, type TrafficState } from './useTraffic';
+import { type CallRow, useTrafficList } from './useTrafficList';
+import { type Payload, useTrafficPayloads } from './useTrafficPayloads';
 
 const ROW_HEIGHT = 28;
 
@@ -17,38 +19,10 @@ function pretty(payload: string): string {
   }
 }
 
-/** One row of the Calls view: a request with its answer (when it came), or a message without a pair. */
-interface CallRow {
-  first: TrafficEntry;
-  answer: TrafficEntry | null;
-}
+/** What a detail pane shows for a message's JSON while it is fetched, once it is, or when the log let it go. */
+const shown = (p: Payload): string => (p === undefined ? 'Loading…' : p === null ? 'No longer in the log (cleared or dropped).' : pretty(p));
 
-/** Pairs each request with its response in one pass (requests by connection, direction and id). */
-function toCalls(entries: readonly TrafficEntry[]): CallRow[] {
-  const rows: CallRow[] = [];
-  const open = new Map<string, CallRow>();
-  for (const e of entries) {
-    if (e.kind === 'request' && e.id !== null) {
-      const row = { first: e, answer: null };
-      open.set(`${e.connectionId}:${e.direction}:${String(e.id)}`, row);
-      rows.push(row);
-      continue;
-    }
-    if ((e.kind === 'response' || e.kind === 'error') && e.id !== null) {
-      const key = `${e.connectionId}:${e.direction === 'in' ? 'out' : 'in'}:${String(e.id)}`;
-      const row = open.get(key);
-      if (row) {
-        row.answer = e;
-        open.delete(key);
-        continue;
-      }
-    }
-    rows.push({ first: e, answer: null });
-  }
-  return rows;
-}
-
-function status(e: TrafficEntry): { text: string; tone: string } {
+function status(e: TrafficRow): { text: string; tone: string } {
   if (e.kind === 'error') return { text: e.errorCode !== null ? String(e.errorCode) : 'error', tone: 'error' };
   if (e.kind === 'response') return { text: 'ok', tone: 'ok' };
   if (e.kind === 'notification') return { text: 'notify', tone: 'muted' };
@@ -68,46 +42,14 @@ export function TrafficPanel({
   log: ServerStatus['traffic'] | null;
   notify: (message: string) => void;
 }) {
-  const [client, setClient] = useState<string>('');
-  const [method, setMethod] = useState<string>('');
-  const [errorsOnly, setErrorsOnly] = useState(false);
-  const [failure, setFailure] = useState<'' | ReadFailure>('');
-  const [text, setText] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
-  const [calls, setCalls] = useState(true);
   const [wrap, setWrap] = useState(true);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const { entries } = traffic;
-
-  const clients = useMemo(() => {
-    const m = new Map<number, string>();
-    for (const e of entries) if (!m.has(e.connectionId) || e.client) m.set(e.connectionId, e.client ?? `connection ${e.connectionId}`);
-    return [...m.entries()];
-  }, [entries]);
-  const methods = useMemo(() => [...new Set(entries.map((e) => e.method).filter((m): m is string => !!m))].sort(), [entries]);
-
-  const query: TrafficQuery = {
-    ...(client ? { connectionId: Number(client) } : {}),
-    ...(method ? { method } : {}),
-    ...(errorsOnly ? { errorsOnly } : {}),
-    ...(failure ? { failure } : {}),
-    ...(text.trim() ? { text: text.trim() } : {}),
-  };
-  const visible = useMemo(() => {
-    const needle = text.trim().toLowerCase();
-    return entries.filter(
-      (e) =>
-        (!client || e.connectionId === Number(client)) &&
-        (!method || e.method === method) &&
-        (!errorsOnly || e.kind === 'error') &&
-        (!failure || e.failure === failure) &&
-        (!needle || (e.method ?? '').toLowerCase().includes(needle) || e.payload.toLowerCase().includes(needle)),
-    );
-  }, [entries, client, method, errorsOnly, failure, text]);
-  const failures = useMemo(() => READ_FAILURE_NAMES.filter((f) => f === failure || entries.some((e) => e.failure === f)), [entries, failure]);
-
-  const rows: CallRow[] = useMemo(() => (calls ? toCalls(visible) : visible.map((e) => ({ first: e, answer: null }))), [visible, calls]);
+  const list = useTrafficList(api, entries, log?.maxEntries ?? 10_000);
+  const { controls, set, visible, rows, clients, methods, failures } = list;
+  const { client, method, errorsOnly, failure, text, calls } = controls;
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -127,9 +69,21 @@ export function TrafficPanel({
   const notification = chosen && chosen.kind === 'notification' ? chosen : null;
   const request = notification ? null : chosen && chosen.kind === 'request' ? chosen : partner && partner.kind === 'request' ? partner : null;
   const response = notification ? null : chosen && chosen.kind !== 'request' ? chosen : partner && partner.kind !== 'request' ? partner : null;
+  // Rows carry no JSON: the opened messages' is fetched (and kept for a few).
+  const payloadOf = useTrafficPayloads(
+    api,
+    [notification, request, response].flatMap((e) => (e ? [e.seq] : [])),
+  );
+  const copyable = (e: TrafficRow | null) => {
+    const p = e ? payloadOf(e.seq) : null;
+    return typeof p === 'string' ? pretty(p) : null;
+  };
+  const requestText = copyable(request);
+  const responseText = copyable(response);
+  const notificationText = copyable(notification);
 
   const exportLog = async () => {
-    const jsonl = await api.exportTraffic(query);
+    const jsonl = await api.exportTraffic(list.filter);
     const count = jsonl === '' ? 0 : jsonl.split('\n').length - 1;
     const dropped = log?.dropped ?? 0;
     notify(
@@ -148,7 +102,7 @@ export function TrafficPanel({
   return (
     <section className="traffic" aria-label="JSON-RPC traffic">
       <div className="toolbar">
-        <select className="input input-small" value={client} onChange={(e) => setClient(e.target.value)} aria-label="Client">
+        <select className="input input-small" value={client} onChange={(e) => set('client', e.target.value)} aria-label="Client">
           <option value="">All clients</option>
           {clients.map(([id, name]) => (
             <option key={id} value={id}>
@@ -156,7 +110,7 @@ export function TrafficPanel({
             </option>
           ))}
         </select>
-        <select className="input input-small" value={method} onChange={(e) => setMethod(e.target.value)} aria-label="Method">
+        <select className="input input-small" value={method} onChange={(e) => set('method', e.target.value)} aria-label="Method">
           <option value="">All methods</option>
           {methods.map((m) => (
             <option key={m} value={m}>
@@ -165,12 +119,12 @@ export function TrafficPanel({
           ))}
         </select>
         <label className="check compact">
-          <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
+          <input type="checkbox" checked={errorsOnly} onChange={(e) => set('errorsOnly', e.target.checked)} /> Errors only
         </label>
         <select
           className="input input-small"
           value={failure}
-          onChange={(e) => setFailure(e.target.value as typeof failure)}
+          onChange={(e) => set('failure', e.target.value as '' | ReadFailure)}
           aria-label="Reason"
           disabled={failures.length === 0}
         >
@@ -186,14 +140,14 @@ export function TrafficPanel({
           type="search"
           placeholder="Search messages"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => set('text', e.target.value)}
           aria-label="Search messages"
         />
         <div className="segmented" role="group" aria-label="Rows">
-          <button type="button" aria-pressed={calls} onClick={() => setCalls(true)} title="One row per call: the request with its status and duration">
+          <button type="button" aria-pressed={calls} onClick={() => set('calls', true)} title="One row per call: the request with its status and duration">
             Calls
           </button>
-          <button type="button" aria-pressed={!calls} onClick={() => setCalls(false)} title="Every message on its own row">
+          <button type="button" aria-pressed={!calls} onClick={() => set('calls', false)} title="Every message on its own row">
             Messages
           </button>
         </div>
@@ -212,6 +166,11 @@ export function TrafficPanel({
         <p className="traffic-dropped small" data-testid="traffic-dropped">
           Showing the last {entries.length.toLocaleString()} messages: {log.dropped.toLocaleString()} older ones were dropped (the log keeps{' '}
           {log.maxEntries.toLocaleString()} messages or {Math.round(log.maxBytes / 2 ** 20)} MiB).
+        </p>
+      )}
+      {traffic.skipped > 0 && !traffic.paused && (
+        <p className="traffic-dropped small" data-testid="traffic-skipped">
+          {traffic.skipped.toLocaleString()} messages came faster than the list shows them live; the log has them: Pause shows them all, Export writes them.
         </p>
       )}
       <details className="traffic-legend" data-testid="traffic-legend">
@@ -262,7 +221,11 @@ export function TrafficPanel({
         {visible.length === 0 && (
           <div className="empty-small">
             <p>
-              {entries.length === 0 ? 'No messages yet. Connect a client and its requests appear here as they happen.' : 'No message matches these filters.'}
+              {entries.length === 0
+                ? 'No messages yet. Connect a client and its requests appear here as they happen.'
+                : list.searching
+                  ? 'Searching the messages…'
+                  : 'No message matches these filters.'}
             </p>
           </div>
         )}
@@ -345,9 +308,9 @@ export function TrafficPanel({
             <label className="check compact">
               <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} /> Wrap
             </label>
-            {request && <CopyButton text={pretty(request.payload)} label="Copy request" />}
-            {response && <CopyButton text={pretty(response.payload)} label="Copy response" />}
-            {notification && <CopyButton text={pretty(notification.payload)} label="Copy notification" />}
+            {requestText !== null && <CopyButton text={requestText} label="Copy request" />}
+            {responseText !== null && <CopyButton text={responseText} label="Copy response" />}
+            {notificationText !== null && <CopyButton text={notificationText} label="Copy notification" />}
             <button type="button" className="btn btn-small" onClick={() => setSelected(null)} aria-label="Close the message detail" title="Close (Esc)">
               ✕
             </button>
@@ -361,7 +324,7 @@ export function TrafficPanel({
                 </span>
               </h3>
               <pre className="mono json" tabIndex={0}>
-                {pretty(notification.payload)}
+                {shown(payloadOf(notification.seq))}
               </pre>
             </div>
           ) : (
@@ -369,7 +332,7 @@ export function TrafficPanel({
               <div className="detail-pane">
                 <h3>Request {request ? <span className="muted small">{formatClock(request.time)}</span> : null}</h3>
                 <pre className="mono json" tabIndex={0}>
-                  {request ? pretty(request.payload) : 'Not in the window (cleared or dropped).'}
+                  {request ? shown(payloadOf(request.seq)) : 'Not in the window (cleared or dropped).'}
                 </pre>
               </div>
               <div className="detail-pane">
@@ -389,7 +352,7 @@ export function TrafficPanel({
                   </p>
                 )}
                 <pre className="mono json" tabIndex={0}>
-                  {response ? pretty(response.payload) : 'Waiting for the response…'}
+                  {response ? shown(payloadOf(response.seq)) : 'Waiting for the response…'}
                 </pre>
               </div>
             </>
