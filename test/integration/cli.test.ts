@@ -210,6 +210,26 @@ describe('mcp-shelf connect', () => {
     expect(JSON.parse(stdout.trim())).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
     expect(await shelf.stop()).toBe(0);
   });
+
+  it('answers every request piped to it before stdin ended (echo … | mcp-shelf connect), slow ones too', async () => {
+    const sock = path.join(tmp, 'piped.sock');
+    const shelf = await startShelf([root], [], { socketPath: sock });
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      // grep runs in a worker: its reply is made well after stdin ended (it was lost when the server ended at the client's end).
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'grep_resources', arguments: { pattern: 'a' } } },
+    ];
+    const { code, stdout } = await runCli(['connect', '--socket', sock], lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    expect(code).toBe(0);
+    const ids = stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id?: number }).id);
+    expect(ids).toEqual([1, 2, 3]);
+    expect(await shelf.stop()).toBe(0);
+  });
 });
 
 describe('serve answers while it indexes', () => {

@@ -37,6 +37,8 @@ export interface OrderedOutputOptions {
   onProtocolError?: (message: string) => void;
   /** The client took its output after backpressure: queued requests may go on. */
   onDrain: () => void;
+  /** Everything held behind streamed replies went out (see `idle`). */
+  onIdle?: () => void;
 }
 
 /**
@@ -69,6 +71,11 @@ export class OrderedOutput {
     private readonly gate: InputGate,
     private readonly options: OrderedOutputOptions,
   ) {}
+
+  /** Nothing is held back: every reply given to this output is on the socket (or gone with it). */
+  get idle(): boolean {
+    return !this.streaming && this.heldAt === this.held.length;
+  }
 
   private get live(): boolean {
     return !this.socket.destroyed && this.socket.writable;
@@ -211,6 +218,7 @@ export class OrderedOutput {
       return;
     }
     this.compactHeld();
+    this.options.onIdle?.();
   }
 
   /** Drops what was written from `held` (an index, not shift(): thousands of held lines must not cost a copy each). */

@@ -49,7 +49,8 @@ export async function listenSocket(socketPath: string, onConnection: (socket: ne
     throw new SocketInUseError(socketPath);
   }
 
-  const server = net.createServer(onConnection);
+  // Half-open: a client that ends its side still gets its replies (SocketTransport ends ours when they are sent).
+  const server = net.createServer({ allowHalfOpen: true }, onConnection);
   // Bind with a umask that leaves the socket owner-only from its first instant.
   const oldMask = pipe ? null : process.umask(0o177);
   try {

@@ -113,6 +113,8 @@ export class SocketTransport implements Transport {
   private readonly inFlight = new Map<unknown, number>();
   private inFlightCount = 0;
   private corked = false;
+  /** The client ended its side (a half-close): this side ends once every request it sent is answered. */
+  private peerEnded = false;
   /** Intercepted requests still being worked on, by id: true once cancelled. */
   private readonly intercepted = new Map<string | number, boolean>();
 
@@ -127,6 +129,7 @@ export class SocketTransport implements Transport {
       stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
       onProtocolError: options.onProtocolError,
       onDrain: () => this.pump(),
+      onIdle: () => this.endIfDone(),
     });
     this.framer = new LineFramer(
       options.maxLineBytes ?? MAX_LINE_BYTES,
@@ -157,6 +160,10 @@ export class SocketTransport implements Transport {
         });
       }
       this.framer.push(chunk);
+    });
+    this.socket.on('end', () => {
+      this.peerEnded = true;
+      this.endIfDone();
     });
     this.socket.on('error', (err) => this.onerror?.(err));
     this.socket.on('close', () => this.finish());
@@ -200,6 +207,18 @@ export class SocketTransport implements Transport {
     }
     if (this.queue.length - this.queueAt >= QUEUE_PAUSE || this.pumpScheduled) this.gate.pause('queue');
     else this.gate.resume('queue');
+    this.endIfDone();
+  }
+
+  /**
+   * A client that half-closed (`echo … | mcp-shelf connect`: the bridge ends
+   * its side when stdin ends) still gets every reply: the connection ends
+   * once its lines are handled, its requests answered and the output sent.
+   * A listen holds no slot, so one left open does not keep it.
+   */
+  private endIfDone(): void {
+    if (this.peerEnded && !this.closed && this.queueAt === this.queue.length && this.inFlightCount === 0 && this.output.idle && this.socket.writable)
+      this.socket.end();
   }
 
   private trackRequest(id: unknown, open: boolean): void {

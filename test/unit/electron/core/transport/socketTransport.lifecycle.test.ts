@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { StreamedReply } from '../../../../../electron/core/transport/socketTransport.js';
 import { eventually } from '../../../../support/fixtures.js';
-import { heldReplies, requestLine, TransportPair } from '../../../../support/transportPair.js';
+import { deferred, heldReplies, requestLine, TransportPair } from '../../../../support/transportPair.js';
 
 /**
  * How a SocketTransport ends, in this process over a real Unix socket: the
@@ -52,12 +52,48 @@ describe('SocketTransport lifecycle', () => {
     expect(pair.closes).toBe(1);
   });
 
-  it('a peer that half-closes after a request: the request is still handed on, then the connection ends', async () => {
+  it('a peer that half-closes after its requests still gets every reply, then the connection ends', async () => {
     const pair = await open();
     pair.client.send(requestLine(1, 'tools/list'));
+    pair.client.send(requestLine(2, 'tools/list'));
     pair.client.socket.end();
+    await eventually(() => pair.received.length === 2, 5000, 'both requests handed on');
+    // Answered after the peer's end (`echo … | mcp-shelf connect`): a reply made then was lost.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pair.closes).toBe(0);
+    await pair.transport.send({ jsonrpc: '2.0', id: 1, result: { tools: [] } });
+    expect(pair.closes).toBe(0);
+    await pair.transport.send({ jsonrpc: '2.0', id: 2, result: { tools: [] } });
+    await pair.client.waitFor((m) => m.id === 2);
+    expect(pair.client.messages.map((m) => m.id)).toEqual([1, 2]);
+    await pair.client.waitClosed();
     await eventually(() => pair.closes === 1, 5000, 'onclose');
-    expect(pair.received).toEqual([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
+  });
+
+  it('a peer that half-closes gets a streamed reply whole, and the reply that waited behind it', async () => {
+    const held = heldReplies();
+    const pair = await open({ intercept: (request) => (request.method === 'resources/read' ? held.intercept(request) : null) });
+    await pair.write(requestLine('big', 'resources/read'));
+    await eventually(() => held.calls.length === 1, 5000, 'the read taken');
+    pair.client.send(requestLine(2, 'tools/list'));
+    pair.client.socket.end();
+    await eventually(() => pair.received.length === 1, 5000, 'the second request handed on');
+    const rest = deferred<void>();
+    let started = false;
+    const body = (async function* () {
+      started = true;
+      yield Buffer.from('x'.repeat(16 * 1024));
+      await rest.promise;
+      for (let i = 1; i < 64; i++) yield Buffer.from('x'.repeat(16 * 1024));
+    })();
+    held.calls[0]?.reply.resolve({ stream: { head: '{"text":"', body, tail: '"}', logged: () => ({}), close: () => undefined } });
+    await eventually(() => started, 5000, 'the stream begun');
+    await pair.transport.send({ jsonrpc: '2.0', id: 2, result: { tools: [] } }); // held behind the stream
+    rest.resolve();
+    await pair.client.waitFor((m) => m.id === 2);
+    expect(pair.client.messages.map((m) => m.id)).toEqual(['big', 2]);
+    expect((pair.client.messages[0]?.result as { text: string }).text.length).toBe(64 * 16 * 1024);
+    await pair.client.waitClosed();
   });
 
   it('close(): the peer sees the end, onclose is called once (not again for the socket’s own close), sends are refused', async () => {
@@ -91,18 +127,18 @@ describe('SocketTransport lifecycle', () => {
     expect(pair.client.messages.map((m) => m.id)).toEqual(['next']);
   });
 
-  it('a peer gone while its reply is being made: nothing is written or thrown, and what the reply holds is released', async () => {
+  it('a peer gone while its replies are being made: they meet a closed socket, nothing is thrown, what they hold is released, onclose once', async () => {
     const { intercept, calls } = heldReplies();
     const pair = await open({ intercept });
     await pair.write(requestLine(1, 'resources/read') + requestLine(2, 'resources/read'));
     await eventually(() => calls.length === 2, 5000, 'both requests taken');
+    // A peer gone looks like one that half-closed until something is written (the FIN is all either sends).
     pair.client.close();
-    await eventually(() => pair.closes === 1, 5000, 'onclose');
     const stream = countedStream();
     calls[0]?.reply.resolve({ stream: stream.reply });
     calls[1]?.reply.resolve({ result: { ok: true } });
     await eventually(() => stream.counts.closed === 1, 5000, 'the reply released');
-    expect(stream.counts.started).toBe(0);
-    expect(pair.errors).toEqual([]);
+    await eventually(() => pair.closes === 1, 5000, 'onclose');
+    expect(pair.server.destroyed || !pair.server.writable).toBe(true);
   });
 });
