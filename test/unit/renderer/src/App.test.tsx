@@ -55,4 +55,24 @@ describe('the window at rest', () => {
     const first = uptime();
     await waitFor(() => expect(uptime()).not.toBe(first));
   });
+
+  it('opens each tab by its shortcut and moves along the tab list with the arrows', async () => {
+    const view = render(<App api={inProcessApi(svc.service)} connection="open" />);
+    await waitFor(() => expect(view.getAllByTestId('folder-card')).toHaveLength(1));
+    const selected = () => view.getByRole('tab', { selected: true }).textContent;
+    fireEvent.keyDown(window, { key: '6', ctrlKey: true });
+    expect(selected()).toBe('Connect a client');
+    fireEvent.keyDown(window, { key: '4', metaKey: true });
+    expect(selected()).toMatch(/^History/);
+    expect(view.getByRole('tab', { name: /Traffic/ }).getAttribute('title')).toBe('Traffic (Ctrl+3)');
+    fireEvent.keyDown(view.getByRole('tablist'), { key: 'ArrowRight' });
+    expect(selected()).toMatch(/^Clients/);
+    fireEvent.keyDown(view.getByRole('tablist'), { key: 'ArrowRight' });
+    fireEvent.keyDown(view.getByRole('tablist'), { key: 'ArrowRight' });
+    expect(selected()).toBe('Preview');
+    // A digit without Ctrl/Cmd is typing, not a shortcut; 7 names no tab.
+    fireEvent.keyDown(window, { key: '2' });
+    fireEvent.keyDown(window, { key: '7', ctrlKey: true });
+    expect(selected()).toBe('Preview');
+  });
 });
