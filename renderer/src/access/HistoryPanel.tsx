@@ -304,14 +304,13 @@ export function HistoryPanel({
         )}
       </div>
       <footer className="history-foot">
-        <span className="muted small" data-testid="history-total">
+        <span className="muted small history-count" data-testid="history-total">
           {!page
             ? 'Loading…'
             : page.counting
               ? 'Counting the reads kept from earlier runs…'
               : `${page.total.toLocaleString()} ${page.total === 1 ? 'entry' : 'entries'} kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}`}
         </span>
-        <span className="spacer" />
         <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={entries.length === 0}>
           Export CSV
         </button>
