@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
-
 import type { ClientInfo, ServerStatus } from '../../../shared/shelfApi';
 import { formatClock } from '../format';
 import { CopyButton } from '../ui/CopyButton';
 import { Elapsed } from '../ui/Elapsed';
+import { useClientList } from './useClientList';
 
 /** Where the server listens and who is connected. */
 export function ClientsPanel({
@@ -18,25 +17,7 @@ export function ClientsPanel({
   /** The server's list now: the `clients` event comes when clients come, go or name themselves, not with every request, so the counts are asked for while this tab shows. */
   listClients?: () => Promise<ClientInfo[]>;
 }) {
-  const [polled, setPolled] = useState<{ of: ClientInfo[]; list: ClientInfo[] } | null>(null);
-  useEffect(() => {
-    if (!listClients) return;
-    let current = true;
-    const timer = setInterval(
-      () =>
-        void listClients().then(
-          (list) => current && setPolled({ of: announced, list }),
-          () => undefined,
-        ),
-      1000,
-    );
-    return () => {
-      current = false;
-      clearInterval(timer);
-    };
-  }, [listClients, announced]);
-  // A newer announcement (someone came or went) wins over a poll made before it.
-  const clients = polled && polled.of === announced ? polled.list : announced;
+  const clients = useClientList(announced, listClients);
   return (
     <section className="clients" aria-label="Server and clients">
       <div className="cards">
