@@ -1,3 +1,5 @@
+import './access.css';
+
 import { useEffect, useRef, useState } from 'react';
 
 import type { AccessAsk, AccessDecision } from '../../../shared/shelfApi';

@@ -1,3 +1,5 @@
+import './access.css';
+
 import { useState } from 'react';
 
 import { READ_FAILURE_NAMES, READ_FAILURES, type ReadFailure, type ReadFailureInfo } from '../../../shared/readFailure';

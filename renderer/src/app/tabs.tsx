@@ -1,3 +1,6 @@
+// The Traffic tab's sheet is imported with its entry (traffic/ keeps its own components as they are).
+import '../traffic/traffic.css';
+
 import type { ReactNode } from 'react';
 
 import type { ShelfApi } from '../../../shared/shelfApi';

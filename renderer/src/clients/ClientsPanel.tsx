@@ -1,3 +1,5 @@
+import './clients.css';
+
 import type { ClientInfo, ServerStatus } from '../../../shared/shelfApi';
 import { formatClock } from '../format';
 import { CopyButton } from '../ui/CopyButton';

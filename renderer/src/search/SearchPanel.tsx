@@ -1,3 +1,5 @@
+import './search.css';
+
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 
 import type { FolderInfo, SearchHit, ShelfApi } from '../../../shared/shelfApi';
