@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatBytes } from '../../../../renderer/src/format';
+import { formatBytes } from '../../../../renderer/src/format.js';
 
 describe('formatBytes (the window’s sizes)', () => {
   it('uses binary units named as such, one decimal under ten', () => {
