@@ -46,3 +46,34 @@ test('filter results show names with their folders, mark the match, and work fro
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('resource-uri')).toHaveText(/module-01\/file-03\.ts$/);
 });
+
+test.describe('a big tree', () => {
+  let big: string;
+  test.beforeEach(async () => {
+    // 50,000 files in 100 folders: filtering walks them all on each keystroke.
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 100; d++)
+      for (let f = 0; f < 500; f++) files[`dir-${String(d).padStart(3, '0')}/note-${String(d * 500 + f).padStart(5, '0')}.txt`] = 'x';
+    big = await makeTree(files, 'e2e-big-');
+  });
+  test.afterEach(async () => {
+    await rm(big, { recursive: true, force: true });
+  });
+
+  test('↓ pressed at once after typing in the filter goes into the results (it is not lost)', async ({ page, shelf }) => {
+    await page.goto(shelf.url);
+    await publishByPath(page, big);
+    const box = page.getByLabel('Filter files');
+    await expect(box).toHaveAttribute('placeholder', /50,000 files/);
+    for (const typed of ['note-04321', 'note-00777']) {
+      await box.fill('');
+      await box.focus();
+      // Typed key by key, ↓ straight after (no wait for the list): what a person does.
+      await page.keyboard.type(typed);
+      await page.keyboard.press('ArrowDown');
+      await expect(page.getByRole('tree', { name: 'Files' })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('resource-uri')).toHaveText(new RegExp(`${typed}\\.txt$`));
+    }
+  });
+});

@@ -150,10 +150,10 @@ test('previews text (highlighted), an image, a binary (hex) and a too-large file
   await openFile(page, null, 'big.log');
   await expect(page.getByTestId('preview-error')).toContainText('Error 1004');
   await expect(page.getByTestId('preview-error')).toContainText('over the 8192-byte read limit');
-  await expect(page.getByTestId('preview-error')).toContainText('8.8 KB is over the read limit of 8.0 KB');
+  await expect(page.getByTestId('preview-error')).toContainText('8.8 KiB is over the read limit of 8.0 KiB');
   await page.getByRole('button', { name: 'Change the limit…' }).click();
   await expect(page.getByTestId('settings-sheet')).toBeVisible();
-  await expect(page.getByTestId('read-limit-override')).toContainText('This run uses 8.0 KB, set on the command line');
+  await expect(page.getByTestId('read-limit-override')).toContainText('This run uses 8.0 KiB, set on the command line');
   await shoot(page, '17-settings');
   await page.keyboard.press('Escape');
 });

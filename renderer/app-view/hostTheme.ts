@@ -1,7 +1,7 @@
 import { applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext, type McpUiStyleVariableKey } from '@modelcontextprotocol/ext-apps';
 
 /**
- * The window's stylesheet (renderer/src/styles.css) styles the app too; its
+ * The window's sheets (renderer/src/styles/tokens.css and the features') style the app too; its
  * tokens take the host's values where the host gives them (MCP Apps
  * standard variables), and its light-dark() colours follow the host's
  * theme (applyDocumentTheme sets color-scheme). What the host does not give

@@ -1,4 +1,10 @@
-import '../src/styles.css';
+// The window's tokens and controls, and the sheets of the parts the app reuses (its own components import theirs too).
+import '../src/styles/tokens.css';
+import '../src/styles/base.css';
+import '../src/folders/folders.css';
+import '../src/resources/resources.css';
+import '../src/search/search.css';
+import '../src/preview/preview.css';
 import './app.css';
 
 import { createRoot } from 'react-dom/client';

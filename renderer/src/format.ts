@@ -1,6 +1,24 @@
 /** Human-readable sizes and times for the window. */
 
-export { formatBytes } from '../../shared/formatBytes';
+const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
+
+/**
+ * Every size the window shows: binary units, named as such (512 B, 9.7 KiB,
+ * 14 MiB), the units its settings are edited in. What the tools tell a model
+ * (shared/formatBytes) is left as it is: the window quotes that text, never
+ * rewrites it.
+ */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  let v = n / 1024;
+  let i = 0;
+  // Judged as shown (rounded): 1,023.7 KiB reads 1.0 MiB, 9.97 KiB reads 10 KiB.
+  while (Math.round(v) >= 1024 && i < UNITS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 9.95 ? v.toFixed(1) : Math.round(v)} ${UNITS[i]}`;
+}
 
 export function formatDuration(ms: number): string {
   const s = Math.floor(ms / 1000);

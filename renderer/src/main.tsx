@@ -1,4 +1,5 @@
-import './styles.css';
+import './styles/tokens.css';
+import './styles/base.css';
 
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -360,31 +360,39 @@ export class HistoryStore {
       if (this.pending.length === 0) return;
       const batch = this.pending;
       this.pending = [];
+      // Counted in the total until the segments count it: a page asked for meanwhile shows these rows.
+      this.inFlight = batch.length;
       // A burst can exceed a segment: it is split, so no segment outgrows the cap and the bound holds.
       const cap = this.segmentCap();
       let from = 0;
-      while (from < batch.length) {
-        let text = '';
-        let bytes = 0;
-        let to = from;
-        while (to < batch.length) {
-          const line = `${JSON.stringify(batch[to])}\n`;
-          const size = Buffer.byteLength(line);
-          if (to > from && bytes + size > cap) break;
-          text += line;
-          bytes += size;
-          to++;
+      // A write that fails loses the rest of the batch: it is no longer counted.
+      try {
+        while (from < batch.length) {
+          let text = '';
+          let bytes = 0;
+          let to = from;
+          while (to < batch.length) {
+            const line = `${JSON.stringify(batch[to])}\n`;
+            const size = Buffer.byteLength(line);
+            if (to > from && bytes + size > cap) break;
+            text += line;
+            bytes += size;
+            to++;
+          }
+          const target = await this.writable(batch[from] as AccessEntry, bytes);
+          await target.handle.write(text);
+          const s = target.segment;
+          s.bytes += bytes;
+          for (let i = from; i < to; i++) if (isNoise(batch[i] as AccessEntry)) s.noise += lineBytes(batch[i] as AccessEntry);
+          s.entries += to - from;
+          this.inFlight -= to - from;
+          s.lastSeq = (batch[to - 1] as AccessEntry).seq;
+          for (let i = from; i < to; i++) s.lastTime = Math.max(s.lastTime, (batch[i] as AccessEntry).time);
+          from = to;
+          await this.prune();
         }
-        const target = await this.writable(batch[from] as AccessEntry, bytes);
-        await target.handle.write(text);
-        const s = target.segment;
-        s.bytes += bytes;
-        for (let i = from; i < to; i++) if (isNoise(batch[i] as AccessEntry)) s.noise += lineBytes(batch[i] as AccessEntry);
-        s.entries += to - from;
-        s.lastSeq = (batch[to - 1] as AccessEntry).seq;
-        for (let i = from; i < to; i++) s.lastTime = Math.max(s.lastTime, (batch[i] as AccessEntry).time);
-        from = to;
-        await this.prune();
+      } finally {
+        this.inFlight = 0;
       }
       const now = Date.now();
       // Process crashes lose nothing written; an fdatasync at most once a second covers the machine's too, at little cost.
@@ -504,8 +512,11 @@ export class HistoryStore {
     await this.enqueue(() => this.closeActive());
   }
 
+  /** Entries of the batch being written that no segment counts yet. */
+  private inFlight = 0;
+
   private total(): number {
-    return this.segments.reduce((n, s) => n + s.entries, 0) + this.pending.length;
+    return this.segments.reduce((n, s) => n + s.entries, 0) + this.inFlight + this.pending.length;
   }
 
   private oldest(): number | null {

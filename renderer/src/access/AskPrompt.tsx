@@ -1,3 +1,5 @@
+import './access.css';
+
 import { useEffect, useRef, useState } from 'react';
 
 import type { AccessAsk, AccessDecision } from '../../../shared/shelfApi';
@@ -114,7 +116,7 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
         </div>
         <div className="ask-actions">
           {/* Deny is the default (focused, Enter and Escape): so it is also the one that looks like the default. */}
-          <button ref={denyRef} type="button" className="btn btn-primary" onClick={() => ready && decide('deny')} data-testid="ask-deny">
+          <button ref={denyRef} type="button" className="btn btn-primary" onClick={() => ready && decide('deny')} data-testid="ask-deny" data-default-answer>
             Deny
           </button>
           <span className="spacer" />

@@ -1,19 +1,13 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import './access.css';
+
+import { useState } from 'react';
 
 import { READ_FAILURE_NAMES, READ_FAILURES, type ReadFailure, type ReadFailureInfo } from '../../../shared/readFailure';
-import type { AccessEntry, FolderInfo, HistoryExportFormat, HistoryPage, HistoryQuery, ShelfApi } from '../../../shared/shelfApi';
+import type { AccessEntry, FolderInfo, HistoryExportFormat, ShelfApi } from '../../../shared/shelfApi';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
 import { formatBytes, formatStamp, formatWhen } from '../format';
-
-const PAGE = 200;
-const RANGES = [
-  { id: 'all', label: 'All time', ms: null },
-  { id: 'hour', label: 'Last hour', ms: 3_600_000 },
-  { id: 'day', label: 'Last 24 hours', ms: 86_400_000 },
-  { id: 'week', label: 'Last 7 days', ms: 7 * 86_400_000 },
-] as const;
-type Range = (typeof RANGES)[number]['id'];
+import { type Range, RANGES, useHistory } from './useHistory';
 
 /** A URI as a person reads it: the path inside its folder. */
 function shortPath(e: AccessEntry): string {
@@ -82,69 +76,14 @@ export function HistoryPanel({
   /** Opens the settings sheet at the history's bounds (one place edits them). */
   openRetention: () => void;
 }) {
-  const [client, setClient] = useState('');
-  const [folder, setFolder] = useState('');
-  const [outcome, setOutcome] = useState<'' | AccessEntry['outcome']>('');
-  const [failure, setFailure] = useState<'' | ReadFailure>('');
-  const [kind, setKind] = useState<'' | 'read' | 'search'>('');
-  const [range, setRange] = useState<Range>('all');
-  const [uri, setUri] = useState<string | null>(initialUri);
-  const [page, setPage] = useState<HistoryPage | null>(null);
-  /** Pages loaded below the newest one, and whether more follow. */
-  const [older, setOlder] = useState<{ entries: AccessEntry[]; more: boolean } | null>(null);
-  const [clients, setClients] = useState<string[]>([]);
+  const history = useHistory(api, changes, initialUri, fail);
+  const { filters, setFilter, filtered, page, entries, clients, hasMore, loadOlder } = history;
+  const { client, folder, outcome, failure, kind, range, uri } = filters;
   const [confirmClear, setConfirmClear] = useState(false);
-
-  useEffect(() => setUri(initialUri), [initialUri]);
-
-  const query = useMemo((): HistoryQuery => {
-    const ms = RANGES.find((r) => r.id === range)?.ms ?? null;
-    return {
-      ...(client ? { client } : {}),
-      ...(folder ? { folder } : {}),
-      ...(outcome ? { outcome } : {}),
-      ...(failure ? { failure } : {}),
-      ...(kind ? { kind } : {}),
-      ...(uri ? { uri } : {}),
-      ...(ms !== null ? { since: Date.now() - ms } : {}),
-    };
-    // changes: the newest page follows the history, and "last hour" moves on with it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, folder, outcome, failure, kind, range, uri, changes]);
-
-  // The newest page follows new reads as they come; older pages stay as loaded.
-  useEffect(() => {
-    let current = true;
-    api.queryHistory({ ...query, limit: PAGE }).then((p) => {
-      if (!current) return;
-      setPage(p);
-      // Every client the history holds (the store keeps the list), and the one chosen even once its entries are gone.
-      setClients((known) => [...new Set([...p.clients, ...known.filter((c) => c === query.client)])].sort((a, b) => a.localeCompare(b)));
-    }, fail);
-    return () => {
-      current = false;
-    };
-  }, [api, query, fail]);
-  useEffect(() => setOlder(null), [client, folder, outcome, failure, kind, range, uri]);
-
-  const entries = useMemo(() => {
-    const first = page?.entries ?? [];
-    const floor = first[first.length - 1]?.seq ?? Infinity;
-    return [...first, ...(older?.entries ?? []).filter((e) => e.seq < floor)];
-  }, [page, older]);
-  const nextBefore = older ? (older.entries[older.entries.length - 1]?.seq ?? null) : (page?.nextBeforeSeq ?? null);
-  const hasMore = older ? older.more : page?.nextBeforeSeq !== undefined;
-
-  const loadOlder = useCallback(() => {
-    if (nextBefore === null) return;
-    api.queryHistory({ ...query, beforeSeq: nextBefore, limit: PAGE }).then((p) => {
-      setOlder((o) => ({ entries: [...(o?.entries ?? []), ...p.entries], more: p.nextBeforeSeq !== undefined }));
-    }, fail);
-  }, [api, query, nextBefore, fail]);
 
   const exportAs = async (format: HistoryExportFormat) => {
     try {
-      const out = await api.exportHistory(query, format);
+      const out = await history.exportAs(format);
       download(out.text, format);
       notify(
         out.count < out.matched
@@ -156,12 +95,10 @@ export function HistoryPanel({
     }
   };
 
-  const filtered = !!(client || folder || outcome || failure || kind || uri || range !== 'all');
-
   return (
     <section className="history" aria-label="Access history">
       <div className="toolbar">
-        <select className="input input-small" value={client} onChange={(e) => setClient(e.target.value)} aria-label="Client">
+        <select className="input input-small" value={client} onChange={(e) => setFilter('client', e.target.value)} aria-label="Client">
           <option value="">All clients</option>
           {clients.map((c) => (
             <option key={c} value={c}>
@@ -169,14 +106,14 @@ export function HistoryPanel({
             </option>
           ))}
         </select>
-        <FolderSelect folders={folders} value={folder} onChange={setFolder} />
-        <select className="input input-small" value={outcome} onChange={(e) => setOutcome(e.target.value as typeof outcome)} aria-label="Outcome">
+        <FolderSelect folders={folders} value={folder} onChange={(f) => setFilter('folder', f)} />
+        <select className="input input-small" value={outcome} onChange={(e) => setFilter('outcome', e.target.value as typeof outcome)} aria-label="Outcome">
           <option value="">Any outcome</option>
           <option value="ok">Read</option>
           <option value="denied">Denied</option>
           <option value="error">Failed</option>
         </select>
-        <select className="input input-small" value={failure} onChange={(e) => setFailure(e.target.value as typeof failure)} aria-label="Reason">
+        <select className="input input-small" value={failure} onChange={(e) => setFilter('failure', e.target.value as typeof failure)} aria-label="Reason">
           <option value="">Any reason</option>
           {GROUPS.map(([group, label]) => (
             <optgroup key={group} label={label}>
@@ -188,12 +125,12 @@ export function HistoryPanel({
             </optgroup>
           ))}
         </select>
-        <select className="input input-small" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} aria-label="Kind">
+        <select className="input input-small" value={kind} onChange={(e) => setFilter('kind', e.target.value as typeof kind)} aria-label="Kind">
           <option value="">Reads and searches</option>
           <option value="read">Reads</option>
           <option value="search">Searches</option>
         </select>
-        <select className="input input-small" value={range} onChange={(e) => setRange(e.target.value as Range)} aria-label="Time">
+        <select className="input input-small" value={range} onChange={(e) => setFilter('range', e.target.value as Range)} aria-label="Time">
           {RANGES.map((r) => (
             <option key={r.id} value={r.id}>
               {r.label}
@@ -201,7 +138,13 @@ export function HistoryPanel({
           ))}
         </select>
         {uri && (
-          <button type="button" className="chip chip-accent chip-button" onClick={() => setUri(null)} title="Show every file" data-testid="history-uri-filter">
+          <button
+            type="button"
+            className="chip chip-accent chip-button"
+            onClick={() => setFilter('uri', null)}
+            title="Show every file"
+            data-testid="history-uri-filter"
+          >
             {baseName(decodeURIComponent(uri))} ✕
           </button>
         )}
@@ -304,14 +247,13 @@ export function HistoryPanel({
         )}
       </div>
       <footer className="history-foot">
-        <span className="muted small" data-testid="history-total">
+        <span className="muted small history-count" data-testid="history-total">
           {!page
             ? 'Loading…'
             : page.counting
               ? 'Counting the reads kept from earlier runs…'
               : `${page.total.toLocaleString()} ${page.total === 1 ? 'entry' : 'entries'} kept${page.oldest ? `, since ${formatWhen(page.oldest)}` : ''}`}
         </span>
-        <span className="spacer" />
         <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={entries.length === 0}>
           Export CSV
         </button>
@@ -325,10 +267,8 @@ export function HistoryPanel({
               type="button"
               className="btn btn-small btn-danger"
               onClick={() =>
-                void api.clearHistory().then(() => {
+                void history.clear().then(() => {
                   setConfirmClear(false);
-                  setOlder(null);
-                  setPage({ entries: [], total: 0, oldest: null, clients: [] });
                   notify('Access history cleared');
                 }, fail)
               }

@@ -61,8 +61,10 @@ export function useAskAlert(asks: readonly AccessAsk[]): void {
           body: `${ask.path}\nOpen MCP Shelf to allow or deny it.`,
           tag: `mcp-shelf-ask-${ask.id}`,
         });
+        // The click brings the owner to the prompt: the window, and its default answer focused (they may have been elsewhere in the page).
         note.onclick = () => {
           window.focus();
+          document.querySelector<HTMLElement>('[role="alertdialog"] [data-default-answer]')?.focus();
           note.close();
         };
       } catch {

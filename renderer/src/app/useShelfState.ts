@@ -24,8 +24,6 @@ export interface ShelfState {
   clients: ClientInfo[];
   snippets: ClientConfigSnippet[];
   httpToken: string | null;
-  /** The clock for "connected for…", ticking once a second. */
-  now: number;
 }
 
 /**
@@ -42,7 +40,6 @@ export function useShelfState(api: ShelfApi, live: boolean, fail: (err: unknown)
   const [clients, setClients] = useState<ClientInfo[]>([]);
   const [snippets, setSnippets] = useState<ClientConfigSnippet[]>([]);
   const [httpToken, setHttpToken] = useState<string | null>(null);
-  const [now, setNow] = useState(Date.now());
 
   const reloadResources = useCallback(
     async (list: FolderInfo[]) => {
@@ -94,13 +91,11 @@ export function useShelfState(api: ShelfApi, live: boolean, fail: (err: unknown)
       }),
       api.on('clients', setClients),
     ];
-    const tick = setInterval(() => setNow(Date.now()), 1000);
     return () => {
       offs.forEach((off) => off());
-      clearInterval(tick);
       if (reloadTimer.current) clearTimeout(reloadTimer.current);
     };
   }, [api, live, fail, reloadResources, scheduleReload]);
 
-  return { host, folders, resources, status, clients, snippets, httpToken, now };
+  return { host, folders, resources, status, clients, snippets, httpToken };
 }

@@ -1,43 +1,25 @@
-import { useEffect, useState } from 'react';
+import './clients.css';
 
 import type { ClientInfo, ServerStatus } from '../../../shared/shelfApi';
-import { formatClock, formatDuration } from '../format';
+import { formatClock } from '../format';
 import { CopyButton } from '../ui/CopyButton';
+import { Elapsed } from '../ui/Elapsed';
+import { useClientList } from './useClientList';
 
 /** Where the server listens and who is connected. */
 export function ClientsPanel({
   status,
   clients: announced,
-  now,
   httpToken,
   listClients,
 }: {
   status: ServerStatus | null;
   clients: ClientInfo[];
-  now: number;
   httpToken: string | null;
   /** The server's list now: the `clients` event comes when clients come, go or name themselves, not with every request, so the counts are asked for while this tab shows. */
   listClients?: () => Promise<ClientInfo[]>;
 }) {
-  const [polled, setPolled] = useState<{ of: ClientInfo[]; list: ClientInfo[] } | null>(null);
-  useEffect(() => {
-    if (!listClients) return;
-    let current = true;
-    const timer = setInterval(
-      () =>
-        void listClients().then(
-          (list) => current && setPolled({ of: announced, list }),
-          () => undefined,
-        ),
-      1000,
-    );
-    return () => {
-      current = false;
-      clearInterval(timer);
-    };
-  }, [listClients, announced]);
-  // A newer announcement (someone came or went) wins over a poll made before it.
-  const clients = polled && polled.of === announced ? polled.list : announced;
+  const clients = useClientList(announced, listClients);
   return (
     <section className="clients" aria-label="Server and clients">
       <div className="cards">
@@ -72,7 +54,7 @@ export function ClientsPanel({
         </div>
         <div className="card">
           <div className="card-label">Uptime</div>
-          <div className="card-value">{status ? formatDuration(Math.max(0, now - status.startedAt)) : '…'}</div>
+          <div className="card-value">{status ? <Elapsed since={status.startedAt} /> : '…'}</div>
           <div className="muted small">version {status?.version}</div>
         </div>
         <div className="card">
@@ -111,7 +93,10 @@ export function ClientsPanel({
                 <td>{c.transport}</td>
                 <td data-testid="client-protocol">{c.protocolVersion ?? <span className="muted">—</span>}</td>
                 <td>
-                  {formatClock(c.connectedAt).slice(0, 8)} <span className="muted">({formatDuration(Math.max(0, now - c.connectedAt))})</span>
+                  {formatClock(c.connectedAt).slice(0, 8)}{' '}
+                  <span className="muted">
+                    (<Elapsed since={c.connectedAt} />)
+                  </span>
                 </td>
                 <td className="num">{c.requests.toLocaleString()}</td>
               </tr>

@@ -1,3 +1,5 @@
+import './clients.css';
+
 import { useState } from 'react';
 
 import type { ClientConfigSnippet, ClientSetupResult, DoctorReport, SetupClient } from '../../../shared/shelfApi';

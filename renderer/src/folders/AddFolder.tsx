@@ -1,3 +1,5 @@
+import './folders.css';
+
 import { type FormEvent, useEffect, useState } from 'react';
 
 import type { HostInfo } from '../../../shared/shelfApi';

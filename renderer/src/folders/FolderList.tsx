@@ -1,3 +1,5 @@
+import './folders.css';
+
 import { useState } from 'react';
 
 import type { FolderInfo, FolderOptions } from '../../../shared/shelfApi';

@@ -1,3 +1,5 @@
+import './preview.css';
+
 import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
 
 import { CopyButton } from '../ui/CopyButton';

@@ -1,3 +1,5 @@
+import './preview.css';
+
 import { useEffect, useState } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';

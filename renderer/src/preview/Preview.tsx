@@ -1,3 +1,5 @@
+import './preview.css';
+
 import { useEffect, useMemo, useState } from 'react';
 
 import { textUriOf } from '../../../shared/documentUris';

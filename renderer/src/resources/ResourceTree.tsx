@@ -1,3 +1,5 @@
+import './resources.css';
+
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 

@@ -1,9 +1,12 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import './search.css';
 
-import type { FolderInfo, SearchHit, SearchResults, ShelfApi } from '../../../shared/shelfApi';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+
+import type { FolderInfo, SearchHit, ShelfApi } from '../../../shared/shelfApi';
 import { snippetParts } from '../../../shared/snippetMarks';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
+import { type Indexing, useSearch } from './useSearch';
 
 /** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
 export function Snippet({ text }: { text: string }) {
@@ -28,49 +31,19 @@ export function SearchPanel({
   folders: FolderInfo[];
   onOpen: (hit: SearchHit) => void;
   fail: (err: unknown) => void;
-  indexing: { indexed: number; pending: number; full: boolean; maxFiles: number } | null;
+  indexing: Indexing;
 }) {
-  const [query, setQuery] = useState('');
-  const [folder, setFolder] = useState('');
-  const [results, setResults] = useState<SearchResults | null>(null);
   const [active, setActive] = useState(0);
-  const [busy, setBusy] = useState(false);
+  const { query, setQuery, folder, setFolder, results, busy, more } = useSearch(
+    api,
+    indexing,
+    fail,
+    useCallback(() => setActive(0), []),
+  );
   const inputRef = useRef<HTMLInputElement>(null);
   const pending = indexing?.pending ?? 0;
 
   useEffect(() => inputRef.current?.focus(), []);
-
-  useEffect(() => {
-    const q = query.trim();
-    if (!q || !indexing) {
-      setResults(null);
-      return;
-    }
-    let current = true;
-    const timer = setTimeout(() => {
-      setBusy(true);
-      api
-        .searchContent(q, { ...(folder ? { folder } : {}), limit: 50 })
-        .then((r) => {
-          if (!current) return;
-          setResults(r);
-          setActive(0);
-        }, fail)
-        .finally(() => current && setBusy(false));
-    }, 150);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-    // `pending` re-runs the search while the index fills.
-  }, [api, query, folder, fail, indexing, pending]);
-
-  const more = () => {
-    if (!results?.nextCursor) return;
-    api
-      .searchContent(query.trim(), { ...(folder ? { folder } : {}), cursor: results.nextCursor, limit: 50 })
-      .then((r) => setResults({ ...r, hits: [...results.hits, ...r.hits] }), fail);
-  };
 
   const onKey = (e: KeyboardEvent) => {
     const hits = results?.hits ?? [];

@@ -1,3 +1,5 @@
+import './settings.css';
+
 import { type Ref, useEffect, useRef, useState } from 'react';
 
 import type { Settings, SettingsPatch, ShelfApi } from '../../../shared/shelfApi';

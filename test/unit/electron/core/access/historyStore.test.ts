@@ -243,3 +243,23 @@ describe('HistoryStore', () => {
     await s.close();
   });
 });
+
+describe('HistoryStore while it writes', () => {
+  const tempDir = tempDirs('history-writing-');
+
+  it('counts a batch being written in its total: a page never shows more rows than the count it gives', async () => {
+    const dir = await tempDir();
+    const store = await HistoryStore.open(dir, roomy);
+    for (let i = 0; i < 7; i++) {
+      store.append(entry(`file:///f/${i}.txt`));
+      // Asked for while the entry is on its way to disk (the write has begun, not ended).
+      const writing = store.flush();
+      const page = await store.query({});
+      expect(page.entries).toHaveLength(i + 1);
+      expect(page.total).toBe(i + 1);
+      await writing;
+      expect((await store.query({})).total).toBe(i + 1);
+    }
+    await store.close();
+  });
+});
