@@ -2,7 +2,7 @@ import net from 'node:net';
 
 import { expect, test } from './shelfFixture.js';
 
-/** After the shelf restarts (same port, new key), an open tab says to open the new address, and the new address works. */
+/** A shelf with other settings on the same port (a new key), an open tab says to open its address, and that address works. */
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -23,7 +23,7 @@ test('a tab outlives a restart: it says how to get back in, and the new address 
   const second = await startShelf(['--ui-port', String(port)]);
   // The old key is refused by the new run: after a few tries the tab says what to do instead of "Reconnecting…" forever.
   await expect(page.getByTestId('locked-state')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('locked-state')).toContainText('prints a new address');
+  await expect(page.getByTestId('locked-state')).toContainText('prints a different one');
   await page.goto(second.url);
   await expect(page.getByTestId('empty-state')).toBeVisible();
   await expect(page.getByTestId('locked-state')).toHaveCount(0);

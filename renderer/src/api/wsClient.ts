@@ -1,6 +1,6 @@
 import { createShelfClient, type ShelfApi, type ShelfEventName, webApiProtocols, type WireFrame } from '../../../shared/shelfApi';
 
-/** `locked`: this tab has no key to the server (or a stale one, after the server restarted). */
+/** `locked`: this tab has no key to the server (or one of another shelf's: other settings on the same port). */
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'locked';
 
 const TOKEN_KEY = 'mcp-shelf-token';

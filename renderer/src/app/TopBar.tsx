@@ -43,7 +43,7 @@ export function TopBar({
           </span>
         ) : connection === 'locked' ? (
           <span data-testid="locked">
-            This tab has no key to MCP Shelf. Open the address <code>mcp-shelf serve --ui</code> printed (after a restart it prints a new one).
+            This tab has no key to MCP Shelf. Open the address <code>mcp-shelf serve --ui</code> printed.
           </span>
         ) : (
           <span>{connection === 'connecting' ? 'Connecting to MCP Shelf…' : 'Reconnecting to MCP Shelf…'}</span>
