@@ -5,7 +5,8 @@ import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, Menu, nat
 
 import type { AccessAsk } from '../../shared/shelfApi.js';
 import { appBridgeCommand, type BridgeCommand, nodeBridgeCommand } from '../core/service/clientConfigs.js';
-import { builtWorkers, ShelfService } from '../core/service/shelfService.js';
+import { builtWorkers } from '../core/service/serviceOptions.js';
+import { ShelfService } from '../core/service/shelfService.js';
 import { loadBounds, saveBounds } from '../core/settings/windowState.js';
 import { runBridge } from '../core/transport/bridge.js';
 import { defaultSocketPath } from '../core/transport/socketPath.js';

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { nodeBridgeCommand } from '../../electron/core/service/clientConfigs.js';
-import { type ServiceOptions, ShelfService } from '../../electron/core/service/shelfService.js';
+import type { ServiceOptions } from '../../electron/core/service/serviceOptions.js';
+import { ShelfService } from '../../electron/core/service/shelfService.js';
 import { CLI } from './shelfProcess.js';
 
 export interface TestService {
