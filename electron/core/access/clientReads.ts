@@ -12,8 +12,6 @@ import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
 import { joinRel, uriToPath } from '../library/uriPath.js';
-import type { Grep } from '../search/grep.js';
-import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
 import { type EntryDraft, isNoise, NoiseFolder } from './noiseFolder.js';
@@ -33,9 +31,6 @@ export interface ClientReadsOptions {
   folderOff?: (absPath: string) => boolean;
   /** Told of each entry as it is recorded (the window's live history). */
   recorded?: (entry: AccessEntry) => void;
-  /** The full-text index the search tool answers from (absent: search is off). */
-  search?: SearchIndex | null;
-  grep?: Grep | null;
   /** The read tool's reader: files as a model can use them. */
   model?: ModelReader;
   /** What the tools give a model (the settings), for each client's profile. */
@@ -79,15 +74,6 @@ export class ClientReads {
   /** Whether the folder at this root asks before each read (search leaves such folders out). */
   asks(folderRoot: string): boolean {
     return this.options.asks?.(folderRoot) ?? false;
-  }
-
-  get search(): SearchIndex | null {
-    return this.options.search ?? null;
-  }
-
-  /** The grep tool's searcher (absent: no grep on this shelf). */
-  get grep(): Grep | null {
-    return this.options.grep ?? null;
   }
 
   anyAsks(): boolean {

@@ -10,7 +10,8 @@ import type { Library } from '../library/library.js';
 import type { ListedResource } from '../library/resourceListing.js';
 import { ShelfError } from '../library/shelfError.js';
 import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
-import { DEFAULT_MATCHES, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
+import { DEFAULT_MATCHES, type Grep, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
+import type { SearchIndex } from '../search/searchIndex.js';
 
 /**
  * The read-only tools, for clients whose model reaches files only through
@@ -195,6 +196,13 @@ function matchingPage(
   return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
 }
 
+/** What the tools work with: client reads (asked about, recorded) and the searchers the search tools answer from (null: that tool is off). */
+export interface ToolContext {
+  reads: ClientReads;
+  search?: SearchIndex | null;
+  grep?: Grep | null;
+}
+
 /**
  * Runs one tool. An unknown tool is a protocol error (-32602); anything that
  * goes wrong inside a known tool, bad arguments included, is an `isError`
@@ -202,7 +210,7 @@ function matchingPage(
  * (the in-chat app reads through the same tools).
  */
 export async function callShelfTool(
-  reads: ClientReads,
+  tools: ToolContext,
   who: Requester,
   name: string,
   args: unknown,
@@ -210,7 +218,7 @@ export async function callShelfTool(
 ): Promise<CallToolResult> {
   if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
-    return await runTool(reads, who, name, args, via);
+    return await runTool(tools, who, name, args, via);
   } catch (err) {
     return toolError(err);
   }
@@ -231,7 +239,8 @@ function links(profile: DeliveryProfile, files: Array<{ uri: string; path: strin
     }));
 }
 
-async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
+async function runTool(tools: ToolContext, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
+  const { reads } = tools;
   const library = reads.library;
   switch (name) {
     case 'list_resources': {
@@ -250,7 +259,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     }
     case 'search_resources': {
       const a = parse(SearchArgs, args, name);
-      const index = reads.search;
+      const index = tools.search ?? null;
       if (!index) throw ShelfError.invalidParams('Full-text search is off on this shelf (the search index setting)');
       const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
       // A search gives the client snippets of files: it goes in the access history like a read.
@@ -304,7 +313,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     }
     case 'grep_resources': {
       const a = parse(GrepArgs, args, name);
-      const grep = reads.grep;
+      const grep = tools.grep ?? null;
       if (!grep) throw ShelfError.invalidParams('grep is not available on this shelf');
       const profile = reads.profile(who);
       const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;

@@ -132,8 +132,6 @@ export class Shelf {
     this.grep = options.grepWorker ? new Grep(this.library, options.grepWorker) : null;
     this.modelReader = new ModelReader({ library: this.library, lines: new LineIndexCache(), images: this.images });
     const reads = (this.reads = new ClientReads(this.library, {
-      search: this.search,
-      grep: this.grep,
       model: this.modelReader,
       delivery: () => this.settings.delivery,
       // MCP_SHELF_NO_HISTORY=1 and MCP_SHELF_NO_TRAFFIC_LOG=1 leave them out, for the benchmark's on/off rows only.
@@ -148,7 +146,7 @@ export class Shelf {
     this.hub = new ConnectionHub(this.library, {
       log: options.log,
       traffic: process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1' ? undefined : this.traffic,
-      server: { tools: options.tools ?? settings.tools, app: options.appView ? new AppView(options.appView) : null },
+      server: { tools: options.tools ?? settings.tools, app: options.appView ? new AppView(options.appView) : null, search: this.search, grep: this.grep },
       reads,
       connectionClosed: (id) => {
         this.gate.connectionClosed(id);
