@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { installClientConfig } from '../core/clientSetup/clientConfigFile.js';
-import { nodeBridgeCommand } from '../core/service/clientConfigs.js';
+import { nodeBridgeCommand } from '../core/clientSetup/clientConfigs.js';
 import { defaultSocketPath } from '../core/transport/socketPath.js';
 import { VERSION } from '../core/version.js';
 import { fail, parse } from './cliArgs.js';

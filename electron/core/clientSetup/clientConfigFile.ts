@@ -6,7 +6,7 @@ import writeFileAtomic from 'write-file-atomic';
 
 import type { ClientSetupResult, SetupClient } from '../../../shared/shelfApi.js';
 import { readRegularText } from '../library/regularFile.js';
-import type { BridgeCommand } from '../service/clientConfigs.js';
+import type { BridgeCommand } from './clientConfigs.js';
 import { type Place, resolveConfigFile, targetOf } from './clientTargets.js';
 
 export { configFilePath } from './clientTargets.js';

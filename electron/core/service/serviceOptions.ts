@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import type { FolderOptions, HostInfo } from '../../../shared/shelfApi.js';
-import type { BridgeCommand } from './clientConfigs.js';
+import type { BridgeCommand } from '../clientSetup/clientConfigs.js';
 import type { HttpOverride } from './endpoints.js';
 
 export interface ServiceOptions {

@@ -34,6 +34,7 @@ import type {
 } from '../../../shared/shelfApi.js';
 import type { HistoryStore } from '../access/historyStore.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
+import { clientConfigs } from '../clientSetup/clientConfigs.js';
 import { runDoctor } from '../clientSetup/doctor.js';
 import { profileFor } from '../delivery/clientProfiles.js';
 import { READ_META_KEY } from '../delivery/modelRead.js';
@@ -42,7 +43,6 @@ import type { ConnectionHub } from '../mcp/connectionHub.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { SettingsSchema } from '../settings/settingsStore.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
-import { clientConfigs } from './clientConfigs.js';
 import { createShelf, historyLimits, type Shelf } from './createShelf.js';
 import { completeFolderPath } from './pathCompletion.js';
 import type { ServiceOptions } from './serviceOptions.js';
