@@ -1,4 +1,4 @@
-import { ShelfError } from '../library/shelfError.js';
+import { ShelfError } from '../base/shelfError.js';
 
 /**
  * At most `max` of a kind of work at once (work a client's request makes

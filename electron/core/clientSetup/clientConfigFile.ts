@@ -5,7 +5,7 @@ import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from 
 import writeFileAtomic from 'write-file-atomic';
 
 import type { ClientSetupResult, SetupClient } from '../../../shared/shelfApi.js';
-import { readRegularText } from '../library/regularFile.js';
+import { readRegularText } from '../base/regularFile.js';
 import type { BridgeCommand } from './clientConfigs.js';
 import { type Place, resolveConfigFile, targetOf } from './clientTargets.js';
 

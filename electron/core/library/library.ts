@@ -7,6 +7,7 @@ import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
+import { ShelfError } from '../base/shelfError.js';
 import { type DocumentKind, textKind } from '../documents/documentKinds.js';
 import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
 import type { FileStream } from './fileStream.js';
@@ -17,7 +18,6 @@ import { ReadCache } from './readCache.js';
 import { completePath, documentKey, type ListedResource, listPage, type ResourceTemplateInfo, templateOf } from './resourceListing.js';
 import type { RuleOptions } from './rules.js';
 import { openPublished, openRead, readBytes, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
-import { ShelfError } from './shelfError.js';
 import { relativeBelow, uriToPath } from './uriPath.js';
 
 export interface LibraryListener {

@@ -10,9 +10,9 @@ import { binaryByName, contentKind, decodeText, legacyEncoding, mediaType, SNIFF
 
 /** On a text read decoded from a legacy 8-bit encoding: which one (the text itself is Unicode, as always). */
 export const DECODED_FROM_META_KEY = 'dev.mcpshelf/decodedFrom';
+import { ShelfError } from '../base/shelfError.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import type { ReadCache } from './readCache.js';
-import { ShelfError } from './shelfError.js';
 import { joinRel } from './uriPath.js';
 
 /** What `resources/read` returns for one file: text or blob, never both (the shared contract's type). */

@@ -8,8 +8,8 @@ import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry, SearchHit } from '../../../shared/shelfApi.js';
 import { APP_TOOLS, APP_URI, type AppSearchHit, type AppSearchResult, BROWSE_TOOL, type BrowseResult } from '../../../shared/shelfApp.js';
 import type { Requester } from '../access/clientReads.js';
+import { ShelfError } from '../base/shelfError.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
-import { ShelfError } from '../library/shelfError.js';
 import { appFile, appFolders, findFiles, folderOf, listDirectory } from './appBrowse.js';
 import { callShelfTool, parse, SHELF_TOOLS, type ToolContext, toolError } from './shelfTools.js';
 

@@ -1,9 +1,9 @@
 import { type Implementation, Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { ShelfError } from '../base/shelfError.js';
 import type { HeldAccount } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
-import { ShelfError } from '../library/shelfError.js';
 import type { Grep } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { VERSION } from '../version.js';

@@ -5,10 +5,10 @@ import * as z from 'zod';
 
 import type { AccessEntry } from '../../../shared/shelfApi.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { ShelfError } from '../base/shelfError.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
 import type { Library } from '../library/library.js';
 import type { ListedResource } from '../library/resourceListing.js';
-import { ShelfError } from '../library/shelfError.js';
 import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
 import { DEFAULT_MATCHES, type Grep, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';

@@ -2,12 +2,12 @@ import path from 'node:path';
 
 import { Turns } from '../background/turns.js';
 import { JobRefused, WorkerJobs } from '../background/workerJobs.js';
+import { ShelfError } from '../base/shelfError.js';
 import { documentKind, textKind } from '../documents/documentKinds.js';
 import { realTargetAllowed } from '../library/folderScan.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, typeFromName } from '../library/mediaType.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
-import { ShelfError } from '../library/shelfError.js';
 import { joinRel } from '../library/uriPath.js';
 import { globMatcher } from './globMatcher.js';
 import type { GrepEncoding, GrepItem, GrepItemResult, GrepLine, GrepReply, GrepRequest } from './grepWorker.js';

@@ -7,8 +7,8 @@ import * as z from 'zod';
 
 import { DEFAULT_MAX_READ_BYTES } from '../../../shared/errorCodes.js';
 import type { Settings } from '../../../shared/shelfApi.js';
+import { readRegularText } from '../base/regularFile.js';
 import { LANGUAGE_CODE } from '../documents/ocrLimits.js';
-import { readRegularText } from '../library/regularFile.js';
 import { moveLinkAside } from './configDir.js';
 
 const FolderSchema = z.object({
