@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_READ_BYTES } from '../../shared/errorCodes.js';
+import { DEFAULT_MAX_READ_BYTES } from '../../shared/limits.js';
 import { defaultSettingsDir } from '../core/settings/settingsStore.js';
 import { isLoopbackAddress, parseHostPort } from '../core/transport/requestGuards.js';
 import { defaultSocketPath } from '../core/transport/socketPath.js';

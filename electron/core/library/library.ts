@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { LIST_PAGE_SIZE } from '../../../shared/errorCodes.js';
+import { LIST_PAGE_SIZE } from '../../../shared/limits.js';
 import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };

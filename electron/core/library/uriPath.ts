@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
+import { MAX_URI_CHARS } from '../../../shared/limits.js';
 
 /**
  * URI ↔ path mapping. Everything here is pure string work; whether a path is
@@ -87,7 +88,7 @@ const DOT_SEGMENT = /(^|[/\\])\.{1,2}($|[/\\])/;
  * host other than localhost, or a query/fragment. Never touches the disk.
  */
 export function uriToPath(uri: string): string | null {
-  if (typeof uri !== 'string' || uri.length === 0 || uri.length > 8192) return null;
+  if (typeof uri !== 'string' || uri.length === 0 || uri.length > MAX_URI_CHARS) return null;
   if (uri.includes('\0') || /%00/i.test(uri)) return null;
   if (!/^file:\//i.test(uri)) return null;
   // Check the raw path for dot segments before WHATWG parsing silently

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 
-import { MAX_LINE_BYTES } from '../../../shared/errorCodes.js';
+import { MAX_LINE_BYTES } from '../../../shared/limits.js';
 import type { WireObserver } from './socketTransport.js';
 
 /** A JSON-RPC error as a whole HTTP response (no request id: it was never read, or is not ours to answer). */

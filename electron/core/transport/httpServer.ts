@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 
-import { MAX_LINE_BYTES } from '../../../shared/errorCodes.js';
+import { ErrorCodes } from '../../../shared/errorCodes.js';
+import { MAX_LINE_BYTES } from '../../../shared/limits.js';
 import { guardResponse, jsonError, readBody } from './httpResponses.js';
 import { hostAllowed, isLoopbackAddress, LOOPBACK_NAMES, originAllowed, sameSecret } from './requestGuards.js';
 
@@ -67,16 +68,16 @@ function hostNames(host: string, remote: boolean): Set<string> {
 /** The checks every request passes before anything of it is read: Host and Origin (DNS rebinding), the path, then the token. */
 function refused(req: http.IncomingMessage, res: http.ServerResponse, port: number, hosts: Set<string>, token: string | null): boolean {
   if (!hostAllowed(req.headers.host, port, hosts) || !originAllowed(req.headers.origin, port, hosts)) {
-    jsonError(res, 403, -32600, 'Forbidden: Host or Origin is not this server');
+    jsonError(res, 403, ErrorCodes.invalidRequest, 'Forbidden: Host or Origin is not this server');
     return true;
   }
   const url = new URL(req.url ?? '/', 'http://placeholder');
   if (url.pathname !== '/mcp') {
-    jsonError(res, 404, -32601, 'Not found: MCP is served at /mcp');
+    jsonError(res, 404, ErrorCodes.methodNotFound, 'Not found: MCP is served at /mcp');
     return true;
   }
   if (token !== null && !sameSecret(/^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim(), token)) {
-    jsonError(res, 401, -32600, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer realm="mcp-shelf"' });
+    jsonError(res, 401, ErrorCodes.invalidRequest, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer realm="mcp-shelf"' });
     return true;
   }
   return false;
@@ -85,15 +86,16 @@ function refused(req: http.IncomingMessage, res: http.ServerResponse, port: numb
 /** A POST's body as JSON, bounded in bytes and batch size; null when it was answered with an error. */
 async function readPost(req: http.IncomingMessage, res: http.ServerResponse): Promise<{ body: unknown; raw: Buffer } | null> {
   const raw = await readBody(req, MAX_LINE_BYTES);
-  if (raw === 'too-large') return (jsonError(res, 413, -32600, `Message over ${MAX_LINE_BYTES} bytes`), null);
+  if (raw === 'too-large') return (jsonError(res, 413, ErrorCodes.invalidRequest, `Message over ${MAX_LINE_BYTES} bytes`), null);
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
-    return (jsonError(res, 400, -32700, 'Parse error'), null);
+    return (jsonError(res, 400, ErrorCodes.parseError, 'Parse error'), null);
   }
   // 2025-03-26 allowed JSON-RPC batches; one batch is one POST's work, so it is bounded.
-  if (Array.isArray(body) && body.length > MAX_BATCH) return (jsonError(res, 400, -32600, `Batch of ${body.length} messages; at most ${MAX_BATCH}`), null);
+  if (Array.isArray(body) && body.length > MAX_BATCH)
+    return (jsonError(res, 400, ErrorCodes.invalidRequest, `Batch of ${body.length} messages; at most ${MAX_BATCH}`), null);
   return { body, raw };
 }
 
@@ -136,10 +138,10 @@ async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
         return post ? messages.post(req, res, post.body, post.raw) : undefined;
       }
       if (req.method === 'GET' || req.method === 'DELETE') return messages.stream(req, res);
-      return jsonError(res, 405, -32600, 'Method not allowed', { allow: 'GET, POST, DELETE' });
+      return jsonError(res, 405, ErrorCodes.invalidRequest, 'Method not allowed', { allow: 'GET, POST, DELETE' });
     })().catch((err: Error) => {
       options.log?.(`http: ${err.message}`);
-      jsonError(res, 500, -32603, 'Internal error');
+      jsonError(res, 500, ErrorCodes.internalError, 'Internal error');
     });
   });
   await listen(server, options.port, options.host);
