@@ -6,6 +6,7 @@ import { fileUriOfText } from '../../../shared/documentUris.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { failureOfError, type ReadFailure } from '../../../shared/readFailure.js';
 import type { AccessEntry, AccessSearch, DeliverySettings } from '../../../shared/shelfApi.js';
+import { toRpcError } from '../base/rpcError.js';
 import { type DeliveryProfile, profileFor } from '../delivery/clientProfiles.js';
 import type { ModelReader, ReadToolArgs } from '../delivery/modelRead.js';
 import type { FileStream } from '../library/fileStream.js';
@@ -227,15 +228,12 @@ export class ClientReads {
 
 type OutcomeError = { code?: unknown; message?: unknown; data?: { reason?: unknown; uri?: unknown } };
 
-/** The error a read's or a search's outcome carries, as the history keeps it: its code (-32603 when it names none) and message. */
+/** The error a read's or a search's outcome carries, as the history keeps it: its code and message as the client got them (toRpcError). */
 function errorOf(outcome: object): { failed: OutcomeError | null; code: number | null; message: string | null } {
   const failed = 'error' in outcome ? (outcome.error as OutcomeError) : null;
   if (!failed) return { failed, code: null, message: null };
-  return {
-    failed,
-    code: typeof failed.code === 'number' ? failed.code : ErrorCodes.internalError,
-    message: typeof failed.message === 'string' ? failed.message : 'Internal error',
-  };
+  const { code, message } = toRpcError(failed);
+  return { failed, code, message };
 }
 
 /** Who asked, and how, as every history entry records it. */

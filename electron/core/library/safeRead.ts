@@ -3,6 +3,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, re
 
 import iconv from 'iconv-lite';
 
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ResourceContents } from '../../../shared/shelfApi.js';
 import { FileStream, readAsync, sameVersion, scanKind } from './fileStream.js';
 import { realTargetAllowed } from './folderScan.js';
@@ -53,7 +54,7 @@ function fsError(err: unknown, uri: string): ShelfError {
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO') {
     return ShelfError.notFound(uri);
   }
-  return new ShelfError(-32603, `Could not read resource: ${(err as Error).message}`, { uri });
+  return new ShelfError(ErrorCodes.internalError, `Could not read resource: ${(err as Error).message}`, { uri });
 }
 
 /**

@@ -281,7 +281,7 @@ export class ConnectionHub {
     if (!m || typeof m !== 'object' || m.method !== 'subscriptions/listen') return null;
     const account = this.held.account();
     const refused = account.hold(listenCost(m.params));
-    if (refused) return { problem: { code: -32602, message: `Listen refused: ${refused}` } };
+    if (refused) return { problem: { code: ErrorCodes.invalidParams, message: `Listen refused: ${refused}` } };
     const forget = this.httpListens.open(m, end);
     return {
       release: () => {
@@ -415,7 +415,7 @@ class SocketListens {
     const delta = cost - (old?.cost ?? 0);
     if (delta > 0) {
       const refused = this.connection.held.hold(delta);
-      if (refused) return { code: -32602, message: `Listen refused: ${refused}` };
+      if (refused) return { code: ErrorCodes.invalidParams, message: `Listen refused: ${refused}` };
     } else this.connection.held.release(-delta);
     if (old) this.forget(old.uris);
     this.byId.set(key, { uris, cost });

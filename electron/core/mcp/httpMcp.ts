@@ -4,6 +4,7 @@ import type http from 'node:http';
 import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, isInitializeRequest, isJSONRPCRequest, type JSONRPCRequest } from '@modelcontextprotocol/server';
 
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { header, jsonError, sendResponse } from '../transport/httpResponses.js';
 import type { HttpMessages } from '../transport/httpServer.js';
 import type { ConnectionHub } from './connectionHub.js';
@@ -64,18 +65,18 @@ export class McpHttp implements HttpMessages {
     const sid = header(req, 'mcp-session-id');
     if (sid !== undefined) {
       const session = this.sessions.get(sid);
-      if (!session) return jsonError(res, 404, -32001, 'Session not found');
+      if (!session) return jsonError(res, 404, ErrorCodes.sessionNotFound, 'Session not found');
       return session.transport.handleRequest(req, res, body);
     }
-    if (!isInitializeRequest(body)) return jsonError(res, 400, -32600, 'Bad Request: no session; start with initialize');
+    if (!isInitializeRequest(body)) return jsonError(res, 400, ErrorCodes.invalidRequest, 'Bad Request: no session; start with initialize');
     return this.newSession(req, res, body);
   }
 
   async stream(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     // Sessions and the GET stream are 2025 only; 2026-07-28 clients never use them.
-    if (header(req, 'mcp-session-id') === undefined) return jsonError(res, 405, -32600, 'Method not allowed: no session', { allow: 'POST' });
+    if (header(req, 'mcp-session-id') === undefined) return jsonError(res, 405, ErrorCodes.invalidRequest, 'Method not allowed: no session', { allow: 'POST' });
     const session = this.sessionOf(req);
-    if (!session) return jsonError(res, 404, -32001, 'Session not found');
+    if (!session) return jsonError(res, 404, ErrorCodes.sessionNotFound, 'Session not found');
     return session.transport.handleRequest(req, res);
   }
 

@@ -5,6 +5,7 @@ import * as z from 'zod';
 
 import type { AccessEntry } from '../../../shared/shelfApi.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { toRpcError } from '../base/rpcError.js';
 import { ShelfError } from '../base/shelfError.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
 import type { Library } from '../library/library.js';
@@ -155,15 +156,10 @@ export function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
 
 /** A tool failure carries the same code, message and data a resources/* call would. */
 export function toolError(err: unknown): CallToolResult {
-  const e = err as { code?: unknown; message?: string; data?: unknown };
-  const error = {
-    code: typeof e.code === 'number' ? e.code : -32603,
-    message: e.message ?? 'Internal error',
-    ...(e.data !== undefined ? { data: e.data } : {}),
-  };
+  const error = toRpcError(err);
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.message} (${error.code})${e.data ? `: ${JSON.stringify(e.data)}` : ''}` }],
+    content: [{ type: 'text', text: `${error.message} (${error.code})${error.data ? `: ${JSON.stringify(error.data)}` : ''}` }],
     structuredContent: { error },
   };
 }

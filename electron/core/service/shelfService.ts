@@ -33,6 +33,7 @@ import type {
   TrafficQuery,
 } from '../../../shared/shelfApi.js';
 import type { HistoryStore } from '../access/historyStore.js';
+import { toRpcError } from '../base/rpcError.js';
 import { installClientConfig } from '../clientSetup/clientConfigFile.js';
 import { clientConfigs } from '../clientSetup/clientConfigs.js';
 import { runDoctor } from '../clientSetup/doctor.js';
@@ -165,9 +166,7 @@ export class ShelfService implements ShelfMethods {
       const { contents, size, kind } = await this.library.read(String(uri));
       return { ok: true, result: { contents: [contents] }, size, kind };
     } catch (err) {
-      const e = err as { code?: unknown; message?: string; data?: unknown };
-      const code = typeof e.code === 'number' ? e.code : -32603;
-      return { ok: false, error: { code, message: e.message ?? 'Internal error', ...(e.data !== undefined ? { data: e.data } : {}) } };
+      return { ok: false, error: toRpcError(err) };
     }
   }
 
@@ -179,9 +178,7 @@ export class ShelfService implements ShelfMethods {
       const position = (read.result._meta?.[READ_META_KEY] ?? {}) as ModelReadPosition;
       return { ok: true, content: read.result.content as ModelContent[], position, detail: read.detail, profile: profile.label };
     } catch (err) {
-      const e = err as { code?: unknown; message?: string; data?: unknown };
-      const code = typeof e.code === 'number' ? e.code : -32603;
-      return { ok: false, error: { code, message: e.message ?? 'Internal error', ...(e.data !== undefined ? { data: e.data } : {}) } };
+      return { ok: false, error: toRpcError(err) };
     }
   }
 

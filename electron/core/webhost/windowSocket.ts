@@ -20,6 +20,9 @@ const DROP_AFTER_MS = 60_000;
 /** A client this far behind on traffic frames is skipped until it catches up (it can re-query). */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
+/** WebSocket close code for a frame this endpoint does not take (RFC 6455: unsupported data). */
+const UNSUPPORTED_DATA = 1003;
+
 /** When each tab last answered a ping. */
 export type Pongs = WeakMap<WebSocket, number>;
 
@@ -62,9 +65,9 @@ export function serveWindowSocket(ws: WebSocket, service: ShelfService, pongs: P
     try {
       frame = JSON.parse(data.toString()) as typeof frame;
     } catch {
-      return ws.close(1003, 'Frames must be JSON');
+      return ws.close(UNSUPPORTED_DATA, 'Frames must be JSON');
     }
-    if (frame?.type !== 'call' || typeof frame.id !== 'number') return ws.close(1003, 'Expected a call frame');
+    if (frame?.type !== 'call' || typeof frame.id !== 'number') return ws.close(UNSUPPORTED_DATA, 'Expected a call frame');
     const id = frame.id;
     dispatch(service, frame.method, frame.args).then(
       (value) => send({ type: 'result', id, ok: true, value: value ?? null }),
