@@ -1,4 +1,6 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
+
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -27,11 +29,16 @@ const LAYERS = {
  * import into another layer is refused however it is spelled; Node and
  * Electron, which are module names, by no-restricted-imports.
  */
-function layerRules(name) {
+function layerZones(name) {
   const layer = LAYERS[name];
-  const zones = Object.entries(LAYERS)
+  return Object.entries(LAYERS)
     .filter(([other]) => other !== name && !layer.may.includes(other))
     .map(([other, o]) => ({ target: `./${layer.dir}`, from: `./${o.dir}`, message: `${name} may not import ${other} (${WHY}).` }));
+}
+
+function layerRules(name) {
+  const layer = LAYERS[name];
+  const zones = layerZones(name);
   const patterns = [];
   if (!layer.node) patterns.push({ group: nodeBuiltins, message: `${name} runs without Node (${WHY}).` });
   if (!layer.electron) patterns.push({ group: ['electron'], message: `only electron/desktop may import electron (${WHY}).` });
@@ -41,6 +48,52 @@ function layerRules(name) {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }],
       ...(patterns.length > 0 ? { 'no-restricted-imports': ['error', { patterns }] } : {}),
     },
+  };
+}
+
+/**
+ * core/ is a strict stack, lowest first (ARCHITECTURE.md, "The core's
+ * stack"): a folder may import only folders on rows below its own, never
+ * one on its row or above. Every folder of core must stand on a row, so a
+ * new one is placed before anything can import it.
+ */
+const CORE_STACK = [
+  ['base'],
+  ['clientMemory', 'background', 'transport'],
+  ['traffic', 'documents'],
+  ['library'],
+  ['delivery', 'search'],
+  ['access'],
+  ['mcp'],
+  ['settings', 'clientSetup'],
+  ['service'],
+  ['webhost'],
+];
+const STACK_WHY = 'see ARCHITECTURE.md, "The core\'s stack"';
+
+const coreFolders = readdirSync(new URL('./electron/core', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const unplaced = coreFolders.filter((f) => !CORE_STACK.flat().includes(f));
+if (unplaced.length > 0) throw new Error(`eslint.config.js: electron/core/${unplaced.join(', ')} is on no row of CORE_STACK; place it (${STACK_WHY})`);
+
+/** One zone per folder and each folder on its row or above: imports running sideways or up the stack are refused. */
+function coreStackRule() {
+  const zones = CORE_STACK.flatMap((row, level) =>
+    row.flatMap((folder) =>
+      CORE_STACK.slice(level)
+        .flat()
+        .filter((other) => other !== folder)
+        .map((other) => ({
+          target: `./electron/core/${folder}`,
+          from: `./electron/core/${other}`,
+          message: `core/${folder} may not import core/${other}: ${CORE_STACK.findIndex((r) => r.includes(other)) === level ? 'they share a row of' : 'it stands higher in'} the core's stack (${STACK_WHY}).`,
+        })),
+    ),
+  );
+  return {
+    files: ['electron/core/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones('core'), ...zones] }] },
   };
 }
 
@@ -60,6 +113,12 @@ export default tseslint.config(
     },
   },
   ...Object.keys(LAYERS).map(layerRules),
+  coreStackRule(),
+  {
+    // A module is one responsibility: past 450 lines (blank lines and comments count) it is split by what its parts do.
+    files: ['electron/**/*.ts', 'shared/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }] },
+  },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

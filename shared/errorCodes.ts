@@ -8,6 +8,10 @@ export const ErrorCodes = {
   methodNotFound: -32601,
   invalidParams: -32602,
   internalError: -32603,
+  /** A 2025 HTTP session id the server does not know (ended, or never began): the SDK's code for it. */
+  sessionNotFound: -32001,
+  /** A 2026-07-28 request naming a revision the server does not speak (`data.supported` lists those it does). */
+  unsupportedProtocolVersion: -32022,
   /**
    * Unknown, outside every published folder, hidden, ignored or deleted: one
    * answer for all, -32602 with `data.uri` in every protocol revision (the
@@ -37,15 +41,3 @@ export const ErrorCodes = {
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
-
-/** 7 MiB: base64 of this stays under the 10 MiB message cap of the official SDK clients. */
-export const DEFAULT_MAX_READ_BYTES = 7 * 1024 * 1024;
-
-/** A line (one JSON-RPC message) longer than this closes the connection. */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
-
-/** A URI a client sends is refused past this length (no file path is this long). */
-export const MAX_URI_CHARS = 8192;
-
-/** resources/list page size. */
-export const LIST_PAGE_SIZE = 1000;

@@ -4,7 +4,13 @@
  * from the name tables below, so no host can drift.
  */
 
+import type { AccessAsk, AccessDecision, AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from './accessTypes.js';
+import type { ClientConfigSnippet, ClientSetupResult, DoctorReport, SetupClient } from './clientSetupTypes.js';
 import type { ReadFailure } from './readFailure.js';
+
+// The contract's types by area, all reachable from here.
+export type * from './accessTypes.js';
+export type * from './clientSetupTypes.js';
 
 export interface FolderOptions {
   enabled: boolean;
@@ -202,138 +208,6 @@ export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath'
   ocr?: Partial<Settings['ocr']>;
 };
 
-/** How a client's read ended. */
-export type AccessOutcome = 'ok' | 'denied' | 'error';
-
-/** One read by a client (a resource read, the read_resource tool or the in-chat app), as the access history keeps it. */
-export interface AccessEntry {
-  /** Increases with every entry, across restarts. */
-  seq: number;
-  time: number;
-  client: string | null;
-  clientVersion: string | null;
-  /** The MCP revision the client spoke. */
-  protocolVersion: string | null;
-  transport: 'socket' | 'http';
-  /** How the client read: resources/read, the read_resource tool, or the in-chat app (its own read tool, the person choosing). */
-  via: 'resource' | 'tool' | 'app';
-  uri: string;
-  /** The published folder the file belongs to (null: the URI named no published file). */
-  folder: string | null;
-  /** Bytes of the file when it was read. */
-  size: number | null;
-  outcome: AccessOutcome;
-  /** For denied and failed reads: the JSON-RPC error code the client got, and its message. */
-  errorCode: number | null;
-  errorMessage: string | null;
-  /** What a tool read gave, when not the whole file as it is: "lines 1–2,000 of 120,000", "pages 3–5, text", "image 1568×1045 JPEG (from 3000×2000 PNG)", "described (binary)". */
-  detail?: string | null;
-  /** The error's `data.reason`, when it gave one (1005: denied, timeout, no-window, busy…; 1006: no-text…). */
-  errorReason?: string;
-  /** Why it failed, as the owner reads it (outside, secret, denied by you, no answer…); set on every denied or failed entry. */
-  failure?: ReadFailure;
-  /** A search by a client (search_resources, grep_resources): what it looked for and how many hits it got; `uri` is empty. */
-  search?: AccessSearch;
-  /**
-   * Noise by one client in a row (not-found reads, and reads refused
-   * without asking anyone: no window, too many waiting), folded into this
-   * one entry (which shows the last of them): how many it stands for.
-   * Absent for a single read.
-   */
-  repeated?: number;
-}
-
-/** A client's search, as the history keeps it. */
-export interface AccessSearch {
-  tool: 'search_resources' | 'grep_resources';
-  /** The query or pattern, cut to 200 characters. */
-  query: string;
-  /** Hits (search) or matching lines (grep) given. */
-  hits: number;
-}
-
-export interface HistoryQuery {
-  client?: string;
-  /** Only entries that failed for this reason. */
-  failure?: ReadFailure;
-  /** Only reads, or only searches. */
-  kind?: 'read' | 'search';
-  folder?: string;
-  /** Only entries for this exact URI. */
-  uri?: string;
-  outcome?: AccessOutcome;
-  /** Epoch ms, inclusive. */
-  since?: number;
-  until?: number;
-  /** Only entries with seq below this (the next page, newest first). */
-  beforeSeq?: number;
-  /** At most this many, newest first (default 200). */
-  limit?: number;
-}
-
-export interface HistoryPage {
-  entries: AccessEntry[];
-  /** Pass as beforeSeq for older entries; absent at the end. */
-  nextBeforeSeq?: number;
-  /** Entries the store holds in all, and since when. */
-  total: number;
-  oldest: number | null;
-  /** Client names the history holds entries of (the 200 with most entries, sorted by name). */
-  clients: string[];
-  /** Set while the entries of earlier runs are still being counted (total and oldest are not final). */
-  counting?: boolean;
-}
-
-/** Per file: how often clients read it, and the last read. */
-export interface FileAccess {
-  uri: string;
-  reads: number;
-  lastTime: number;
-  lastClient: string | null;
-}
-
-export type HistoryExportFormat = 'csv' | 'jsonl';
-
-export interface HistoryExport {
-  text: string;
-  /** Entries in `text`, and how many matched (more than `count` when the export limit cut it). */
-  count: number;
-  matched: number;
-}
-
-/** A read waiting for the person's answer. */
-export interface AccessAsk {
-  id: number;
-  time: number;
-  /** When it is denied without an answer. */
-  deadline: number;
-  /** The name and version the client gives itself (anyone can give any name). */
-  client: string | null;
-  clientVersion: string | null;
-  /** MCP Shelf's own facts about the requester: its connection, how it connects, since when. */
-  connectionId: number;
-  transport: 'socket' | 'http';
-  protocolVersion: string | null;
-  /** When the connection began (a 2026-07-28 HTTP client has none: its first request under this name). */
-  connectedAt: number;
-  /**
-   * Whether "Allow this client" is offered: only where consent can be tied
-   * to something the client cannot copy (a socket connection, a 2025 HTTP
-   * session). A 2026-07-28 HTTP request stands alone, so only this read can be allowed.
-   */
-  allowClient: boolean;
-  uri: string;
-  /** The file's path inside its folder. */
-  path: string;
-  folder: string;
-  size: number;
-  /** How the client reads: `app` through the in-chat app's read tool (the client's word, as its name is). */
-  via?: AccessEntry['via'];
-}
-
-/** once: this read; client: every read by this connection until it disconnects (where offered); deny: this read. */
-export type AccessDecision = 'once' | 'client' | 'deny';
-
 export type TrafficDirection = 'in' | 'out';
 export type TrafficKind = 'request' | 'response' | 'notification' | 'error';
 
@@ -381,75 +255,12 @@ export interface TrafficQuery {
   limit?: number;
 }
 
-export type ClientKind =
-  | 'claude-desktop'
-  | 'claude-desktop-bundle'
-  | 'vscode'
-  | 'cursor'
-  | 'claude-code'
-  | 'claude-code-project'
-  | 'windsurf'
-  | 'gemini-cli'
-  | 'codex'
-  | 'goose'
-  | 'vscode-http'
-  | 'claude-code-http'
-  | 'cursor-http';
-
-export interface ClientConfigSnippet {
-  client: ClientKind;
-  title: string;
-  /** Where the snippet goes (a config file), or null for a command line. */
-  location: string | null;
-  language: 'json' | 'shell' | 'toml' | 'yaml';
-  text: string;
-}
-
 export interface HostInfo {
   kind: 'electron' | 'web';
   /** True when pickFolders opens a native dialog; otherwise the window asks for a path. */
   nativePicker: boolean;
   platform: string;
 }
-
-/**
- * Client configs MCP Shelf can edit for you: a client's user config, or a
- * project's (`claude-code`: the project's `.mcp.json`; `vscode-workspace`:
- * `.vscode/mcp.json`; `cursor-project`: `.cursor/mcp.json`).
- */
-export type SetupClient = 'claude-desktop' | 'claude-code' | 'vscode' | 'vscode-workspace' | 'cursor' | 'cursor-project' | 'windsurf' | 'gemini-cli';
-
-/** What a Compatibility Doctor step found: pass, fail, not applicable, or a fact to know. */
-export type DoctorStatus = 'pass' | 'fail' | 'skip' | 'info';
-
-export interface DoctorStep {
-  /** config, entry, command, socket, connect, list, read, image, document, shows */
-  id: string;
-  label: string;
-  status: DoctorStatus;
-  detail: string;
-  /** How to put it right; `action` when the window can do it in one click. */
-  fix?: { text: string; action?: 'rewrite-entry' };
-}
-
-/** One client config the Doctor found on this machine, and what its checks and round trip showed. */
-export interface DoctorReport {
-  target: SetupClient;
-  client: string;
-  file: string;
-  /** The protocol revision the round trip spoke (the one this client uses). */
-  revision: string;
-  ok: boolean;
-  steps: DoctorStep[];
-}
-
-/**
- * One-click client setup: the file written (with its backup), or why it was
- * not, with the snippet to paste by hand.
- */
-export type ClientSetupResult =
-  | { ok: true; file: string; backup: string | null; action: 'added' | 'updated' | 'unchanged'; content: string }
-  | { ok: false; file: string; error: string; snippet: string };
 
 /** Outcome of adding folders: each path either added or refused with a reason. */
 export interface AddFoldersResult {

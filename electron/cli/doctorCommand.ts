@@ -2,8 +2,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import type { DoctorReport } from '../../shared/shelfApi.js';
+import { nodeBridgeCommand } from '../core/clientSetup/clientConfigs.js';
 import { runDoctor } from '../core/clientSetup/doctor.js';
-import { nodeBridgeCommand } from '../core/service/clientConfigs.js';
 import { CLI_PATH } from './headless.js';
 
 export const DOCTOR_USAGE = `Usage: mcp-shelf doctor [--json] [--project DIR] [--revision REV] [--step-timeout SECONDS]

@@ -2,11 +2,12 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { FolderOptions } from '../../shared/shelfApi.js';
+import { nodeBridgeCommand } from '../core/clientSetup/clientConfigs.js';
 import { folderProblem } from '../core/library/library.js';
 import { isInside } from '../core/library/uriPath.js';
-import { nodeBridgeCommand } from '../core/service/clientConfigs.js';
 import { rootProblem } from '../core/service/folderRegistry.js';
-import { builtWorkers, type ServiceOptions, ShelfService } from '../core/service/shelfService.js';
+import { builtWorkers, type ServiceOptions } from '../core/service/serviceOptions.js';
+import { ShelfService } from '../core/service/shelfService.js';
 import { defaultSettingsDir } from '../core/settings/settingsStore.js';
 import { PACKAGE_ROOT, RENDERER_DIR } from '../core/version.js';
 import type { WebHost } from '../core/webhost/webHost.js';

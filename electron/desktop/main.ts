@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 
 import type { AccessAsk } from '../../shared/shelfApi.js';
-import { appBridgeCommand, type BridgeCommand, nodeBridgeCommand } from '../core/service/clientConfigs.js';
-import { builtWorkers, ShelfService } from '../core/service/shelfService.js';
+import { appBridgeCommand, type BridgeCommand, nodeBridgeCommand } from '../core/clientSetup/clientConfigs.js';
+import { builtWorkers } from '../core/service/serviceOptions.js';
+import { ShelfService } from '../core/service/shelfService.js';
 import { loadBounds, saveBounds } from '../core/settings/windowState.js';
 import { runBridge } from '../core/transport/bridge.js';
 import { defaultSocketPath } from '../core/transport/socketPath.js';

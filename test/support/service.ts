@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { nodeBridgeCommand } from '../../electron/core/service/clientConfigs.js';
-import { type ServiceOptions, ShelfService } from '../../electron/core/service/shelfService.js';
+import { nodeBridgeCommand } from '../../electron/core/clientSetup/clientConfigs.js';
+import type { ServiceOptions } from '../../electron/core/service/serviceOptions.js';
+import { ShelfService } from '../../electron/core/service/shelfService.js';
 import { CLI } from './cliPath.js';
 
 export interface TestService {

@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessAsk, AccessDecision, AccessEntry } from '../../../shared/shelfApi.js';
-import { ShelfError } from '../library/shelfError.js';
+import { ShelfError } from '../base/shelfError.js';
 
 /** Who is reading: one connection (socket, 2025 HTTP session) or one modern HTTP client (per name and version). */
 export interface Requester {

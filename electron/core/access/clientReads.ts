@@ -6,14 +6,13 @@ import { fileUriOfText } from '../../../shared/documentUris.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { failureOfError, type ReadFailure } from '../../../shared/readFailure.js';
 import type { AccessEntry, AccessSearch, DeliverySettings } from '../../../shared/shelfApi.js';
+import { toRpcError } from '../base/rpcError.js';
 import { type DeliveryProfile, profileFor } from '../delivery/clientProfiles.js';
 import type { ModelReader, ReadToolArgs } from '../delivery/modelRead.js';
 import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
 import { joinRel, uriToPath } from '../library/uriPath.js';
-import type { Grep } from '../search/grep.js';
-import type { SearchIndex } from '../search/searchIndex.js';
 import type { AskGate, Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
 import { type EntryDraft, isNoise, NoiseFolder } from './noiseFolder.js';
@@ -33,9 +32,6 @@ export interface ClientReadsOptions {
   folderOff?: (absPath: string) => boolean;
   /** Told of each entry as it is recorded (the window's live history). */
   recorded?: (entry: AccessEntry) => void;
-  /** The full-text index the search tool answers from (absent: search is off). */
-  search?: SearchIndex | null;
-  grep?: Grep | null;
   /** The read tool's reader: files as a model can use them. */
   model?: ModelReader;
   /** What the tools give a model (the settings), for each client's profile. */
@@ -79,15 +75,6 @@ export class ClientReads {
   /** Whether the folder at this root asks before each read (search leaves such folders out). */
   asks(folderRoot: string): boolean {
     return this.options.asks?.(folderRoot) ?? false;
-  }
-
-  get search(): SearchIndex | null {
-    return this.options.search ?? null;
-  }
-
-  /** The grep tool's searcher (absent: no grep on this shelf). */
-  get grep(): Grep | null {
-    return this.options.grep ?? null;
   }
 
   anyAsks(): boolean {
@@ -241,15 +228,12 @@ export class ClientReads {
 
 type OutcomeError = { code?: unknown; message?: unknown; data?: { reason?: unknown; uri?: unknown } };
 
-/** The error a read's or a search's outcome carries, as the history keeps it: its code (-32603 when it names none) and message. */
+/** The error a read's or a search's outcome carries, as the history keeps it: its code and message as the client got them (toRpcError). */
 function errorOf(outcome: object): { failed: OutcomeError | null; code: number | null; message: string | null } {
   const failed = 'error' in outcome ? (outcome.error as OutcomeError) : null;
   if (!failed) return { failed, code: null, message: null };
-  return {
-    failed,
-    code: typeof failed.code === 'number' ? failed.code : ErrorCodes.internalError,
-    message: typeof failed.message === 'string' ? failed.message : 'Internal error',
-  };
+  const { code, message } = toRpcError(failed);
+  return { failed, code, message };
 }
 
 /** Who asked, and how, as every history entry records it. */

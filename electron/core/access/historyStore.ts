@@ -1,14 +1,13 @@
-import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 
-import { stringify } from 'csv-stringify/sync';
-
-import { fileUriOfText } from '../../../shared/documentUris.js';
 import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from '../../../shared/shelfApi.js';
 import { keptString } from '../clientMemory/keptString.js';
+import { addClient, addRead, addReads, fileOf } from './historyCounts.js';
+import { historyText } from './historyExport.js';
+import { type Collected, collectEntries } from './historyQuery.js';
+import { lastSeqOf, lineBytes, readSegment, type Segment, SEGMENT_NAME, segmentName } from './historySegments.js';
 import { isNoise } from './noiseFolder.js';
 
 /**
@@ -36,20 +35,6 @@ export interface HistoryLimits {
   maxAgeMs: number;
 }
 
-interface Segment {
-  file: string;
-  firstSeq: number;
-  lastSeq: number;
-  firstTime: number;
-  lastTime: number;
-  bytes: number;
-  entries: number;
-  /** Bytes of its noise entries (not-found reads). */
-  noise: number;
-  /** Whether its entries are in the per-file counts and `entries` (a segment of an earlier run is counted after open). */
-  counted: boolean;
-}
-
 /** Recorded entries reach the disk within this long. */
 const FLUSH_MS = 250;
 /** The newest entries kept in memory, so the window's first page needs no disk read. */
@@ -64,130 +49,11 @@ const MAX_CLIENTS = 200;
 /** Strings a client chose (its name, a URI, an error message) are cut to this before they are stored. */
 const MAX_FIELD_CHARS = 2048;
 
-const SEGMENT_NAME = /^history-(\d{1,16})\.jsonl$/;
-const segmentName = (firstSeq: number) => `history-${String(firstSeq).padStart(12, '0')}.jsonl`;
-
 /** The share of the byte budget noise may hold (see isNoise). */
 const NOISE_SHARE = 1 / 16;
 
-/** Bytes an entry takes on disk (its line). */
-const lineBytes = (e: AccessEntry): number => Buffer.byteLength(JSON.stringify(e)) + 1;
-
 // A copy of its own (keptString): a slice would keep a client's whole long URI or message alive in every entry.
 const cut = (s: string | null): string | null => (s === null ? null : keptString(s, MAX_FIELD_CHARS));
-
-function isEntry(v: unknown): v is AccessEntry {
-  const e = v as AccessEntry | null;
-  return (
-    !!e && typeof e === 'object' && Number.isSafeInteger(e.seq) && typeof e.time === 'number' && typeof e.uri === 'string' && typeof e.outcome === 'string'
-  );
-}
-
-function matches(e: AccessEntry, q: HistoryQuery): boolean {
-  return (
-    (q.beforeSeq === undefined || e.seq < q.beforeSeq) &&
-    (q.client === undefined || e.client === q.client) &&
-    (q.folder === undefined || e.folder === q.folder) &&
-    (q.uri === undefined || e.uri === q.uri) &&
-    (q.outcome === undefined || e.outcome === q.outcome) &&
-    (q.failure === undefined || e.failure === q.failure) &&
-    (q.kind === undefined || (q.kind === 'search') === (e.search !== undefined)) &&
-    (q.since === undefined || e.time >= q.since) &&
-    (q.until === undefined || e.time <= q.until)
-  );
-}
-
-/** An entry from one line, or null for a torn or foreign line. */
-function parseLine(line: string): AccessEntry | null {
-  if (line === '') return null;
-  try {
-    const value: unknown = JSON.parse(line);
-    return isEntry(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A segment opened for reading: non-blocking and not through a link, and only if it is a regular file (the folder is ours, but a FIFO put there must not hang the server). */
-async function openSegment(file: string): Promise<FileHandle> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
-  if (!(await handle.stat()).isFile()) {
-    await handle.close();
-    throw new Error(`${file} is not a regular file`);
-  }
-  return handle;
-}
-
-/** Every parseable entry of a segment file, in order; torn or foreign lines are skipped, and a segment that cannot be opened (gone, a link, not a file) reads as empty. */
-async function* readSegment(file: string): AsyncGenerator<AccessEntry> {
-  const handle = await openSegment(file).catch(() => null);
-  if (!handle) return;
-  const input = handle.createReadStream({ encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) {
-      const e = parseLine(line);
-      if (e) yield e;
-    }
-  } finally {
-    lines.close();
-    // Also when the reader stopped early: the stream closes the file.
-    input.destroy();
-  }
-}
-
-/** How much of a segment's end is read at open for its last sequence number (entries are far shorter). */
-const TAIL_BYTES = 64 * 1024;
-
-/** The highest sequence number in a segment: from its last lines, or (when they are all torn) from the whole file. */
-async function lastSeqOf(file: string, size: number): Promise<number> {
-  const handle = await openSegment(file);
-  try {
-    const length = Math.min(size, TAIL_BYTES);
-    const buf = Buffer.alloc(length);
-    await handle.read(buf, 0, length, size - length);
-    const lines = buf.toString('utf8').split('\n');
-    // The first line may be cut by where the tail starts; a whole-file read below covers that.
-    for (let i = lines.length - 1; i >= (length < size ? 1 : 0); i--) {
-      const e = parseLine(lines[i] as string);
-      if (e) return e.seq;
-    }
-  } finally {
-    await handle.close();
-  }
-  let last = 0;
-  if (size > TAIL_BYTES) for await (const e of readSegment(file)) last = Math.max(last, e.seq);
-  return last;
-}
-
-/** The file a read counts for: a document's text is the document. */
-const fileOf = (e: AccessEntry): string => fileUriOfText(e.uri) ?? e.uri;
-
-/** Counts one successful read in a per-file map. */
-function addRead(perFile: Map<string, FileAccess>, e: AccessEntry): void {
-  if (e.outcome === 'ok' && !e.search) addReads(perFile, fileOf(e), 1, e.time, e.client);
-}
-
-/** Adds `n` (or takes back) entries of a client; a client with none left is forgotten. */
-function addClient(perClient: Map<string, number>, name: string | null, n: number): void {
-  if (name === null) return;
-  const left = (perClient.get(name) ?? 0) + n;
-  if (left > 0) perClient.set(name, left);
-  else perClient.delete(name);
-}
-
-/** Adds `reads` reads of a file, the last at `lastTime` by `lastClient` (one read, or a segment counted apart). */
-function addReads(perFile: Map<string, FileAccess>, uri: string, reads: number, lastTime: number, lastClient: string | null): void {
-  const known = perFile.get(uri);
-  if (!known) perFile.set(uri, { uri, reads, lastTime, lastClient });
-  else {
-    known.reads += reads;
-    if (lastTime >= known.lastTime) {
-      known.lastTime = lastTime;
-      known.lastClient = lastClient;
-    }
-  }
-}
 
 export class HistoryStore {
   private readonly segments: Segment[] = [];
@@ -437,56 +303,7 @@ export class HistoryStore {
   async export(q: HistoryQuery, format: HistoryExportFormat): Promise<HistoryExport> {
     const { entries, matched } = await this.collect(q, EXPORT_LIMIT, true);
     entries.reverse();
-    const text =
-      format === 'jsonl'
-        ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
-        : stringify(
-            entries.map((e) => [
-              new Date(e.time).toISOString(),
-              e.client,
-              e.clientVersion,
-              e.protocolVersion,
-              e.transport,
-              e.via,
-              e.uri,
-              e.folder,
-              e.size,
-              e.outcome,
-              e.errorCode,
-              e.errorReason ?? null,
-              e.errorMessage,
-              e.repeated ?? 1,
-              e.detail ?? null,
-              e.failure ?? null,
-              e.search ? `${e.search.tool} ${e.search.query}` : null,
-            ]),
-            {
-              header: true,
-              columns: [
-                'time',
-                'client',
-                'clientVersion',
-                'protocolVersion',
-                'transport',
-                'via',
-                'uri',
-                'folder',
-                'size',
-                'outcome',
-                'errorCode',
-                'errorReason',
-                'errorMessage',
-                'reads',
-                'detail',
-                'failure',
-                'search',
-              ],
-              // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
-              escape_formulas: true,
-              // Where the list separator is ";" (many locales), an unquoted `x;=1+1;` splits into cells and the middle one is a formula.
-              quoted_match: /[;\t]/,
-            },
-          );
+    const text = historyText(entries, format);
     return { text, count: entries.length, matched };
   }
 
@@ -526,42 +343,9 @@ export class HistoryStore {
     return first?.firstTime ?? this.pending[0]?.time ?? null;
   }
 
-  /**
-   * Matching entries, newest first, up to `limit`: from memory while the
-   * recent ones suffice, then segment by segment from the newest. `all`
-   * also counts matches past the limit (for export).
-   */
-  private async collect(q: HistoryQuery, limit: number, all = false): Promise<{ entries: AccessEntry[]; more: boolean; matched: number }> {
-    const entries: AccessEntry[] = [];
-    let matched = 0;
-    const take = (e: AccessEntry): boolean => {
-      if (!matches(e, q)) return true;
-      matched++;
-      if (entries.length < limit) entries.push(e);
-      // One match past the limit says there is more; an export counts them all.
-      return all || matched <= limit;
-    };
-    // The recent ring covers every entry from its first seq on (flushed or not).
-    const recentFrom = this.recent[0]?.seq ?? this.nextSeq;
-    for (let i = this.recent.length - 1; i >= 0; i--) {
-      if (!take(this.recent[i] as AccessEntry)) return { entries, more: true, matched };
-    }
-    if (recentFrom > 1) {
-      await this.flush();
-      for (let i = this.segments.length - 1; i >= 0; i--) {
-        const s = this.segments[i] as Segment;
-        if (
-          s.firstSeq >= recentFrom ||
-          (q.beforeSeq !== undefined && s.firstSeq >= q.beforeSeq) ||
-          (q.since !== undefined && s.entries > 0 && s.lastTime < q.since)
-        )
-          continue;
-        const older: AccessEntry[] = [];
-        for await (const e of readSegment(s.file)) if (e.seq < recentFrom) older.push(e);
-        for (let j = older.length - 1; j >= 0; j--) if (!take(older[j] as AccessEntry)) return { entries, more: true, matched };
-      }
-    }
-    return { entries, more: matched > entries.length, matched };
+  /** Matching entries, newest first, up to `limit` (see collectEntries). */
+  private collect(q: HistoryQuery, limit: number, all = false): Promise<Collected> {
+    return collectEntries({ recent: this.recent, nextSeq: this.nextSeq, segments: this.segments, flush: () => this.flush() }, q, limit, all);
   }
 
   private remember(e: AccessEntry): void {

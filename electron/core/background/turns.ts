@@ -1,4 +1,5 @@
-import { ShelfError } from '../library/shelfError.js';
+import { ErrorCodes } from '../../../shared/errorCodes.js';
+import { ShelfError } from '../base/shelfError.js';
 
 /**
  * At most `max` of a kind of work at once (work a client's request makes
@@ -31,7 +32,7 @@ export class Turns {
       this.running++;
       return;
     }
-    if (this.waiting.length >= this.maxWaiting) throw new ShelfError(-32603, this.busy);
+    if (this.waiting.length >= this.maxWaiting) throw new ShelfError(ErrorCodes.internalError, this.busy);
     // The turn is handed over by the work that ends (running stays counted).
     await new Promise<void>((resolve) => this.waiting.push(resolve));
   }

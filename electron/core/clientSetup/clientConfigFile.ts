@@ -5,8 +5,8 @@ import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from 
 import writeFileAtomic from 'write-file-atomic';
 
 import type { ClientSetupResult, SetupClient } from '../../../shared/shelfApi.js';
-import { readRegularText } from '../library/regularFile.js';
-import type { BridgeCommand } from '../service/clientConfigs.js';
+import { readRegularText } from '../base/regularFile.js';
+import type { BridgeCommand } from './clientConfigs.js';
 import { type Place, resolveConfigFile, targetOf } from './clientTargets.js';
 
 export { configFilePath } from './clientTargets.js';

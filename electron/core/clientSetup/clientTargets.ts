@@ -16,7 +16,7 @@ import type { SetupClient } from '../../../shared/shelfApi.js';
  * Gemini CLI (`~/.gemini/settings.json`, geminicli.com/docs/tools/mcp-server).
  * Codex (TOML) and Goose (YAML) are not edited: keeping the rest of those
  * files needs an editor for their formats. Codex gets a snippet and its own
- * `codex mcp add` line, Goose its extensions entry (service/clientConfigs.ts).
+ * `codex mcp add` line, Goose its extensions entry (clientConfigs.ts).
  */
 export interface ClientTarget {
   id: SetupClient;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parse, type ParseError, printParseErrorCode } from 'jsonc-parser';
 
 import type { DoctorReport, DoctorStep, SetupClient } from '../../../shared/shelfApi.js';
-import { readRegularText } from '../library/regularFile.js';
+import { readRegularText } from '../base/regularFile.js';
 import { defaultSocketPath } from '../transport/socketPath.js';
 import { ENTRY } from './clientConfigFile.js';
 import { CLIENT_TARGETS, clientPresent, type ClientTarget, type Place, resolveConfigFile } from './clientTargets.js';

@@ -1,5 +1,5 @@
+import { ShelfError } from '../base/shelfError.js';
 import { readAsync } from '../library/fileStream.js';
-import { ShelfError } from '../library/shelfError.js';
 import type { LineIndex } from './lineIndex.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
-import { ShelfError } from '../library/shelfError.js';
+import { ShelfError } from '../base/shelfError.js';
 import type { DocumentKind } from './documentKinds.js';
 import { ExtractLane, type LaneOutcome, type UnavailableReason } from './extractLane.js';
 import type { OcrRequest } from './ocr.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import writeFileAtomic from 'write-file-atomic';
 
-import { readRegularFile } from '../library/regularFile.js';
+import { readRegularFile } from '../base/regularFile.js';
 
 /** What extracting a document gave: its text, or why there is none. */
 export type CachedOutcome = { text: string; parts: number } | { reason: string; message: string };

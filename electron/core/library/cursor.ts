@@ -1,4 +1,4 @@
-import { ShelfError } from './shelfError.js';
+import { ShelfError } from '../base/shelfError.js';
 
 /**
  * Opaque list cursor: the position after the last resource of a page, as

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 
 import iconv from 'iconv-lite';
 
+import { ShelfError } from '../base/shelfError.js';
 import { binaryByName, bomEncoding, type ContentKind, LEGACY_SAMPLE_BYTES, type LegacyEncoding, LegacyEvidence, SNIFF_BYTES } from './mediaType.js';
-import { ShelfError } from './shelfError.js';
 
 /** fs.read on a raw descriptor (the read paths hold descriptors, not FileHandles). */
 export const readAsync = promisify(readCallback);

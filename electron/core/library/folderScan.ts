@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 
+import { readRegularHead } from '../base/regularFile.js';
 import { contentKind, mediaType, SNIFF_BYTES, typeFromName } from './mediaType.js';
-import { readRegularHead } from './regularFile.js';
 import type { FolderRules, HiddenRule } from './rules.js';
 import { joinRel, relativeBelow } from './uriPath.js';
 

@@ -2,30 +2,23 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { LIST_PAGE_SIZE } from '../../../shared/errorCodes.js';
-import type { ReadFailure } from '../../../shared/readFailure.js';
+import { LIST_PAGE_SIZE } from '../../../shared/limits.js';
 import type { ResourceInfo } from '../../../shared/shelfApi.js';
 
 export type { ResourceInfo };
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
-import { type DocumentKind, documentKind, textKind } from '../documents/documentKinds.js';
+import { ShelfError } from '../base/shelfError.js';
+import { type DocumentKind, textKind } from '../documents/documentKinds.js';
 import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileStream } from './fileStream.js';
 import type { FileEntry } from './folderScan.js';
-import { type FolderChange, folderName, PublishedFolder } from './publishedFolder.js';
+import { type MissingReason, whyMissing } from './missingReason.js';
+import { type FolderChange, PublishedFolder } from './publishedFolder.js';
 import { ReadCache } from './readCache.js';
+import { completePath, documentKey, type ListedResource, listPage, type ResourceTemplateInfo, templateOf } from './resourceListing.js';
 import type { RuleOptions } from './rules.js';
 import { openPublished, openRead, readBytes, type ReadOutcome, safeRead, type WholeRead } from './safeRead.js';
-import { ShelfError } from './shelfError.js';
-import { pathToUri, relativeBelow, uriToPath } from './uriPath.js';
-
-export interface ResourceTemplateInfo {
-  uriTemplate: string;
-  name: string;
-  title: string;
-  description: string;
-}
+import { relativeBelow, uriToPath } from './uriPath.js';
 
 export interface LibraryListener {
   /** Files came or went (in any folder). */
@@ -52,24 +45,15 @@ export interface LibraryOptions {
   clientsBusy?: () => boolean;
 }
 
-/** A listed resource: a file, or a document's text (its size is not known before it is extracted). */
-export type ListedResource = ResourceInfo | (Omit<ResourceInfo, 'size'> & { size?: number });
-
 const DEFAULT_MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
 
-/** Maximum completion values, per the MCP spec. */
-const MAX_COMPLETIONS = 100;
+/** URIs whose mapped path is remembered; the map starts over when full. */
+const URI_CACHE_SIZE = 4096;
 
 /**
  * Every published folder, behind one interface the MCP servers share: list,
  * resolve and read by URI, and change notifications.
  */
-/** URIs whose mapped path is remembered; the map starts over when full. */
-const URI_CACHE_SIZE = 4096;
-
-/** Directory levels of a missing path whose rules explainMissing looks at (then the whole path). */
-const MAX_EXPLAIN_LEVELS = 64;
-
 export class Library {
   private readonly folders: PublishedFolder[] = [];
   private readonly listeners = new Set<LibraryListener>();
@@ -172,12 +156,7 @@ export class Library {
     await Promise.all(this.folders.splice(0).map((f) => f.stop()));
   }
 
-  /**
-   * One page of resources after `cursor`, in stable order (folders by publish
-   * order, then path); only `onlyFolder`'s, and only those `accept` takes,
-   * when given. The cursor is a position, so a page costs its own length
-   * (plus the entries `accept` skips), never the pages before it.
-   */
+  /** One page of resources after `cursor` (see listPage). */
   listResources(
     cursor?: string,
     pageSize = LIST_PAGE_SIZE,
@@ -185,34 +164,7 @@ export class Library {
     accept?: (folder: PublishedFolder, rel: string) => boolean,
     companions = true,
   ): { resources: ListedResource[]; nextCursor?: string } {
-    const from = cursor === undefined ? null : decodeCursor(cursor);
-    const resources: ListedResource[] = [];
-    const documents = companions ? this.options.documents : null;
-    let last: { folder: PublishedFolder; rel: string } | null = null;
-    let more = false;
-    outer: for (const folder of this.folders) {
-      if (onlyFolder !== undefined && folder.root !== onlyFolder) continue;
-      if (from && folder.id < from.folderId) continue;
-      const paths = from && folder.id === from.folderId ? folder.paths().after(from.rel) : folder.paths();
-      for (const rel of paths) {
-        if (accept && !accept(folder, rel)) continue;
-        if (resources.length === pageSize) {
-          more = true;
-          break outer;
-        }
-        const entry = folder.get(rel) as FileEntry;
-        const file = describe(folder, entry);
-        resources.push(file);
-        // A document's text follows it (so a page may hold one more than pageSize). An image's OCR text is not
-        // listed: a folder of photos would list twice as much, mostly text that is not there; search, grep and
-        // the read tool give it, and its `?as=text` reads like a document's.
-        if (documents && documentKind(rel)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
-        last = { folder, rel };
-      }
-    }
-    const page: { resources: ListedResource[]; nextCursor?: string } = { resources };
-    if (more && last) page.nextCursor = encodeCursor({ folderId: last.folder.id, rel: last.rel });
-    return page;
+    return listPage(this.folders, companions ? (this.options.documents ?? null) : null, { cursor, pageSize, onlyFolder, accept });
   }
 
   /**
@@ -244,31 +196,11 @@ export class Library {
 
   /**
    * Why a URI names no published file, for the owner (History and Traffic):
-   * outside every folder, hidden by a rule (and which), its folder off, or
-   * simply not there. Only called for failed reads; costs a rules check per
-   * directory level of the path.
+   * see whyMissing. Only called for failed reads.
    */
-  explainMissing(uri: string): Extract<ReadFailure, 'outside' | 'secret' | 'hidden' | 'ignored' | 'folder-off' | 'not-found' | 'invalid'> {
+  explainMissing(uri: string): MissingReason {
     const p = this.pathOf(fileUriOfText(uri) ?? uri);
-    if (p === null) return 'invalid';
-    let best: { folder: PublishedFolder; rel: string } | null = null;
-    for (const folder of this.folders) {
-      for (const root of folder.realRoot === folder.root ? [folder.root] : [folder.realRoot, folder.root]) {
-        const rel = relativeBelow(root, p);
-        if (rel !== null && (!best || rel.length < best.rel.length)) best = { folder, rel };
-      }
-    }
-    if (!best) return 'outside';
-    if (best.folder.state === 'missing' || best.folder.state === 'stopped') return 'folder-off';
-    // A client picks the path: its first levels and the whole are looked at, never thousands of prefixes of a made-up deep one.
-    const parts = best.rel.split('/');
-    const levels =
-      parts.length <= MAX_EXPLAIN_LEVELS ? parts.map((_, i) => i + 1) : [...Array.from({ length: MAX_EXPLAIN_LEVELS }, (_, i) => i + 1), parts.length];
-    for (const n of levels) {
-      const rule = best.folder.rules.excludedBy(parts.slice(0, n).join('/'), n < parts.length, n <= MAX_EXPLAIN_LEVELS);
-      if (rule) return rule === 'secret' ? 'secret' : rule === 'dotfile' ? 'hidden' : 'ignored';
-    }
-    return 'not-found';
+    return p === null ? 'invalid' : whyMissing(this.folders, p);
   }
 
   /** uriToPath is pure, and clients read the same URIs again and again: its answers are kept (bounded). */
@@ -410,29 +342,14 @@ export class Library {
 
   /** One template per folder, addressing its files by relative path. */
   templates(): ResourceTemplateInfo[] {
-    return this.folders.map((f) => ({
-      uriTemplate: `${pathToUri(f.realRoot).replace(/\/$/, '')}/{+path}`,
-      name: folderName(f.root),
-      title: `Files in ${folderName(f.root)}`,
-      description: `Any published file under ${f.root}, by its path relative to the folder`,
-    }));
+    return this.folders.map(templateOf);
   }
 
   /** Paths in the template's folder that start with `value` (then those containing it). */
   complete(templateUri: string, value: string): { values: string[]; total: number; hasMore: boolean } {
     const folder = this.folders[this.templates().findIndex((t) => t.uriTemplate === templateUri)];
     if (!folder) throw ShelfError.invalidParams(`Unknown resource template: ${templateUri}`);
-    const paths = folder.paths();
-    const needle = value.toLowerCase();
-    const starts: string[] = [];
-    const contains: string[] = [];
-    for (const rel of paths) {
-      const lower = rel.toLowerCase();
-      if (lower.startsWith(needle)) starts.push(rel);
-      else if (needle !== '' && lower.includes(needle)) contains.push(rel);
-    }
-    const all = starts.concat(contains);
-    return { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS };
+    return completePath(folder, value);
   }
 
   private onFolderChange(folder: PublishedFolder, change: FolderChange): void {
@@ -473,33 +390,4 @@ export async function folderProblem(abs: string): Promise<string | null> {
 async function assertFolder(abs: string): Promise<void> {
   const problem = await folderProblem(abs);
   if (problem) throw new Error(`${problem}: ${abs}`);
-}
-
-function describe(folder: PublishedFolder, entry: FileEntry): ResourceInfo {
-  return {
-    uri: folder.uriOf(entry.rel),
-    name: entry.rel,
-    title: path.posix.basename(entry.rel),
-    mimeType: entry.mimeType,
-    size: entry.size,
-    annotations: { lastModified: new Date(entry.mtimeMs).toISOString() },
-  };
-}
-
-/** A document version's key: its folder's real path first (the disk cache files a folder's documents together), then its path, size and modification time. */
-function documentKey(folder: PublishedFolder, entry: FileEntry): string {
-  return `${folder.realRoot}\u0000${entry.rel}\u0000${entry.size}\u0000${entry.mtimeMs}`;
-}
-
-/** The companion resource of a document: its text, as text/plain (its size once extracted). */
-function describeText(file: ResourceInfo, text: string | undefined): ListedResource {
-  const { size: _size, ...rest } = file;
-  return {
-    ...rest,
-    uri: textUriOf(file.uri),
-    name: `${file.name} (text)`,
-    title: `${file.title} — text`,
-    mimeType: 'text/plain',
-    ...(text !== undefined ? { size: Buffer.byteLength(text) } : {}),
-  };
 }

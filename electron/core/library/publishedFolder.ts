@@ -1,14 +1,13 @@
-import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from 'node:fs';
-import { lstat, realpath, stat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { DirectoryWatches, PER_DIRECTORY_WATCHES } from './directoryWatches.js';
+import { PER_DIRECTORY_WATCHES } from './directoryWatches.js';
 import { type FolderChange, FolderIndex, isChange, noChange } from './folderIndex.js';
 import { examineFile, type FileEntry, NOT_STATTED, type RecentFiles, scanTree } from './folderScan.js';
-import { type ActiveWatcher, isOutOfWatches, watchErrorCode, type WatchSink } from './folderWatcher.js';
+import { FolderWatching, type WatchState } from './folderWatching.js';
 import { type HiddenSummary, hiddenTally } from './hiddenTally.js';
-import { watchNative } from './nativeWatcher.js';
-import { watchByPolling } from './pollingWatcher.js';
+import { IndexSync } from './indexSync.js';
 import { FolderRules, type RuleOptions } from './rules.js';
 import { RECENT_MS, SecondLooks } from './secondLooks.js';
 import type { SortedPaths } from './sortedPaths.js';
@@ -16,23 +15,13 @@ import { StatPass } from './statPass.js';
 import { joinRel, pathToUri, relativeBelow, uriUnder } from './uriPath.js';
 
 export type { FolderChange } from './folderIndex.js';
+export type { WatchState } from './folderWatching.js';
 export type { HiddenSummary } from './hiddenTally.js';
-
-export type WatchState = 'indexing' | 'watching' | 'polling' | 'missing' | 'stopped';
 
 export interface FolderEvents {
   onChange(folder: PublishedFolder, change: FolderChange): void;
   onState(folder: PublishedFolder, message: string): void;
 }
-
-/**
- * Never published (see SECRET_PATTERNS) and often huge: not even watched at
- * the folder's top. Plain paths, not globs: the native watcher tests globs
- * against every path, which made 50,000 files take 0.64 s instead of 0.15 s.
- */
-const UNWATCHED_AT_TOP = ['.git', 'node_modules'];
-/** Excluded folders passed to the native watcher at most; past this only the top ones are left out. */
-const MAX_UNWATCHED = 1000;
 
 /** How often a folder checks that its root is still the same directory. */
 const ROOT_CHECK_MS = 1000;
@@ -48,10 +37,11 @@ const SETTLE_RESCAN_MS = 1500;
 
 /**
  * One published folder: its rules, its index of files (FolderIndex, the
- * source of truth for what may be listed and read) and its watcher (one of
- * the back-ends in folderWatcher.ts). It turns what the watcher reports into
- * changes of the index, and keeps serving only while its root is the folder
- * it published.
+ * source of truth for what may be listed and read) and its watching (one
+ * of the back-ends in folderWatcher.ts, chosen by FolderWatching). It turns
+ * what the watcher reports into changes of the index (IndexSync re-syncs
+ * parts of it with the disk), and keeps serving only while its root is the
+ * folder it published.
  */
 export class PublishedFolder {
   /** Canonical path (symlinks resolved) used for URIs and all checks. */
@@ -65,9 +55,23 @@ export class PublishedFolder {
   reindexes = 0;
   /** Paths the watcher reported since start (excluded folders are not watched, so they add none). */
   watchEvents = 0;
-  private watcher: ActiveWatcher | null = null;
-  /** Linux: the per-directory watches the scans place (also `watcher` then). */
-  private dirWatches: DirectoryWatches | null = null;
+  private readonly watching = new FolderWatching(this, {
+    path: (p, structural) => this.markPath(p, structural),
+    rel: (rel, structural) => this.markRel(rel, structural),
+    lost: () => {
+      this.rescanAll = true;
+      this.scheduleFlush();
+    },
+    root: () => void this.checkRoot(),
+    say: (message) => this.events.onState(this, message),
+  });
+  private readonly sync = new IndexSync(this, this.index, this.watching, {
+    // Polling misses some sequences around a path that became a folder: one full look once things settle.
+    turnedDir: () => {
+      if (this.state === 'polling') this.scheduleSettle();
+    },
+    newDir: (rel) => this.rechecks.note(rel, true),
+  });
   private rootIdentity: string | null = null;
   private rootTimer: NodeJS.Timeout | null = null;
   private dirtyFiles = new Set<string>();
@@ -81,7 +85,7 @@ export class PublishedFolder {
   /** Files new when we saw them, looked at again (see SecondLooks): one out of step goes through the normal update. */
   private readonly rechecks = new SecondLooks(
     (rel, dir) => {
-      if (!this.outOfStep(rel, dir)) return;
+      if (!this.sync.outOfStep(rel, dir)) return;
       this.recheckFixes++;
       this.dirtyFiles.add(rel);
     },
@@ -105,7 +109,7 @@ export class PublishedFolder {
 
   /** Directories watched one by one (Linux), or null where one recursive subscription watches the tree. */
   get watchedDirectories(): number | null {
-    return this.dirWatches?.size ?? null;
+    return this.watching.watchedDirectories;
   }
 
   get fileCount(): number {
@@ -207,18 +211,23 @@ export class PublishedFolder {
     this.eventsHeld = true;
     const started = performance.now();
     // Watching starts first (per directory: as the scan reaches each), so nothing that changes during the scan is missed.
-    if (PER_DIRECTORY_WATCHES) this.startDirectoryWatches();
-    else await this.startWatcher(false);
+    if (PER_DIRECTORY_WATCHES) this.watching.startDirectoryWatches();
+    else await this.watching.start(false);
     const fresh = new Map<string, FileEntry>();
     const hidden = hiddenTally();
     const excluded = hidden.dirs;
     try {
-      await scanTree(this.realRoot, this.rules, '', fresh, { onExcluded: hidden.note, recent: this.recentFiles(), onDir: this.watchDir, lazyStats: true });
+      await scanTree(this.realRoot, this.rules, '', fresh, {
+        onExcluded: hidden.note,
+        recent: this.recentFiles(),
+        onDir: this.watching.watchDir,
+        lazyStats: true,
+      });
     } catch (err) {
-      await this.closeWatcher();
+      await this.watching.close();
       throw err;
     }
-    await this.unwatch(excluded);
+    await this.watching.unwatch(excluded);
     this.hidden = hidden.summary();
     const change = this.replaceEntries(fresh);
     this.indexMs = performance.now() - started;
@@ -256,104 +265,13 @@ export class PublishedFolder {
     if (this.settleTimer) clearTimeout(this.settleTimer);
     if (this.rootTimer) clearInterval(this.rootTimer);
     this.rootTimer = null;
-    await this.closeWatcher();
+    await this.watching.close();
     await this.flushing;
   }
 
-  /** Paths the native watcher leaves alone: the usual huge folders at the top, then every folder a scan found excluded. */
-  private unwatched: string[] = UNWATCHED_AT_TOP;
-
-  /**
-   * After a scan: excluded folders (.gitignored, secrets, hidden) are not
-   * watched either, so writes inside them cost nothing at all. The new
-   * subscription starts before the old one ends, so no event is missed.
-   */
-  private async unwatch(excluded: readonly string[]): Promise<void> {
-    const next = [...new Set([...UNWATCHED_AT_TOP, ...excluded.slice(0, MAX_UNWATCHED)])].sort();
-    if (this.dirWatches || this.state === 'polling' || next.join('\0') === this.unwatched.join('\0')) return;
-    this.unwatched = next;
-    const old = this.watcher;
-    this.watcher = null;
-    await this.startWatcher(false, false);
-    await old?.close();
-  }
-
-  /** Linux: watches placed by the scans, directory by directory (see DirectoryWatches). */
-  private startDirectoryWatches(): void {
-    const watches = new DirectoryWatches(this.realRoot, path.basename(this.realRoot), {
-      path: (rel) => this.markRel(rel, true),
-      lost: (rel) => {
-        if (rel !== '') return this.markRel(rel, true);
-        this.rescanAll = true;
-        this.scheduleFlush();
-      },
-      root: () => void this.checkRoot(),
-      error: (err) => this.onWatcherError(err),
-    });
-    this.dirWatches = watches;
-    this.watcher = watches;
-  }
-
-  /** Given to every scan: a directory it reaches is watched before it is listed (per-directory watches only). */
-  private readonly watchDir = (rel: string): void => this.dirWatches?.add(rel);
-
-  private async closeWatcher(): Promise<void> {
-    const w = this.watcher;
-    this.watcher = null;
-    this.dirWatches = null;
-    await w?.close();
-  }
-
-  /** What every back-end reports to. */
-  private readonly sink: WatchSink = { path: (p, structural) => this.markPath(p, structural), error: (err) => this.onWatcherError(err) };
-
-  private async startWatcher(polling: boolean, closeFirst = true): Promise<void> {
-    if (closeFirst) await this.closeWatcher();
-    const gone = () => this.state === 'stopped' || this.state === 'missing';
-    if (!polling) {
-      try {
-        const w = await watchNative(
-          this.realRoot,
-          this.unwatched.map((rel) => path.join(this.realRoot, rel)),
-          this.sink,
-        );
-        if (gone()) await w.close();
-        else this.watcher = w;
-        return;
-      } catch (err) {
-        if (!isOutOfWatches(err)) throw err;
-        this.events.onState(this, `file watching unavailable (${watchErrorCode(err)}); polling ${this.root} instead`);
-      }
-    }
-    await watchByPolling(
-      this.realRoot,
-      (p, stats) => this.ignoredByWatcher(p, stats),
-      this.sink,
-      (w) => (this.watcher = w),
-    );
-    if (!gone()) this.state = 'polling';
-  }
-
-  private ignoredByWatcher(p: string, stats?: Stats): boolean {
-    const rel = this.relOf(p);
-    if (rel === null) return false;
-    // Without stats chokidar asks again with them; only skip what is excluded either way.
-    if (!stats) return this.rules.excludes(rel, true) && this.rules.excludes(rel, false);
-    return this.rules.excludes(rel, stats.isDirectory());
-  }
-
+  /** Watching's errors (tests provoke running out of watches through this). */
   private onWatcherError(err: Error): void {
-    if (isOutOfWatches(err) && this.state !== 'polling') {
-      this.events.onState(this, `file watching unavailable (${watchErrorCode(err)}); polling ${this.root} instead`);
-      this.state = 'polling';
-      this.dirWatches = null; // closed by startWatcher; scans place no more watches
-      void this.startWatcher(true).then(() => {
-        this.rescanAll = true;
-        this.scheduleFlush();
-      });
-      return;
-    }
-    this.events.onState(this, `watcher error on ${this.root}: ${err.message}`);
+    this.watching.onError(err);
   }
 
   private relOf(p: string): string | null {
@@ -422,7 +340,7 @@ export class PublishedFolder {
       this.gitignoreChanged.clear();
       this.rules.resetGitignores();
       const change = noChange();
-      if (!(await this.resync('', change, this.recentFiles()))) return this.checkRoot();
+      if (!(await this.sync.resync('', change, this.recentFiles()))) return this.checkRoot();
       if (isChange(change)) this.events.onChange(this, change);
       return;
     }
@@ -436,151 +354,16 @@ export class PublishedFolder {
       // A folder inside another being synced is covered by it (a walk reads every .gitignore it passes).
       for (const [i, dir] of dirs.entries()) {
         if (dirs.slice(0, i).some((outer) => outer === '' || dir.startsWith(`${outer}/`))) continue;
-        await this.resync(dir, change, recent);
+        await this.sync.resync(dir, change, recent);
       }
     }
-    for (const rel of files) {
-      // The path may have turned from a file into a folder or back since the
-      // event (chokidar even reports that as a mere "change"): look at what it is now.
-      const st = await lstat(joinRel(this.realRoot, rel)).catch(() => null);
-      if (st?.isDirectory()) {
-        if (this.state === 'polling') this.scheduleSettle();
-        this.remove(rel, change);
-        if (this.rules.excludes(rel, true)) {
-          this.removeUnder(rel, change);
-          continue;
-        }
-        if (st.ctimeMs >= recent.since) this.rechecks.note(rel, true);
-        await this.syncDir(rel, change, recent);
-        this.watcher?.add?.(joinRel(this.realRoot, rel));
-        continue;
-      }
-      // It may have been a folder until now, even if a file entry of the same name was never
-      // removed (the watcher can fold a file → folder → file sequence into one event): free when nothing is below it.
-      this.removeUnder(rel, change);
-      const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
-      if (entry) this.index.upsert(entry, change);
-      else this.remove(rel, change);
-    }
+    for (const rel of files) await this.sync.syncPath(rel, change, recent);
     if (isChange(change)) this.events.onChange(this, change);
-  }
-
-  /**
-   * Makes the index below directory `rel` what is on disk now: files found
-   * are added (or changed, when their size or time differ), files no longer
-   * there are removed — a folder replaced by another of the same name leaves
-   * nothing of the old one behind. Its directories are watched as reached.
-   */
-  private async syncDir(rel: string, change: FolderChange, recent: RecentFiles): Promise<void> {
-    const found = new Map<string, FileEntry>();
-    // A folder that was watched before may be another one now: watches below it that the walk does not reach go.
-    const reached = this.dirWatches?.has(rel) ? new Set<string>() : null;
-    const onDir = (d: string) => {
-      reached?.add(d);
-      this.watchDir(d);
-    };
-    await scanTree(this.realRoot, this.rules, rel, found, { recent, onDir }).catch(() => undefined);
-    if (reached) this.dirWatches?.keepOnly(reached, rel);
-    if (this.index.hasBelow(rel)) {
-      const prefix = `${rel}/`;
-      const gone: string[] = [];
-      for (const p of this.paths().startingWith(prefix)) if (!found.has(p)) gone.push(p);
-      for (const p of gone) this.remove(p, change);
-    }
-    for (const entry of found.values()) this.upsertIfChanged(entry, change);
-  }
-
-  /**
-   * After a .gitignore in `dir` changed: what is published below `dir` is
-   * worked out again, folder by folder for the root, so no second copy of
-   * the whole index is ever held and nothing outside `dir` is looked at.
-   */
-  private async resync(dir: string, change: FolderChange, recent: RecentFiles): Promise<boolean> {
-    if (dir !== '') {
-      if (!this.rules.excludes(dir, true)) await this.syncDir(dir, change, recent); // else nothing there is published, with any .gitignore
-      return true;
-    }
-    let dirents: Dirent[];
-    try {
-      dirents = readdirSync(this.realRoot, { withFileTypes: true });
-    } catch {
-      return false; // the root itself is unreadable or gone
-    }
-    // Whatever the index holds under a top-level name that is no longer there goes first.
-    const names = new Set(dirents.map((d) => d.name));
-    const goneTop = new Set<string>();
-    for (const rel of this.paths()) {
-      const slash = rel.indexOf('/');
-      const top = slash < 0 ? rel : rel.slice(0, slash);
-      if (!names.has(top)) goneTop.add(top);
-    }
-    for (const top of goneTop) {
-      this.removeUnder(top, change);
-      this.remove(top, change);
-    }
-    await this.rules.loadGitignore(
-      '',
-      dirents.some((d) => d.name === '.gitignore'),
-    );
-    for (const d of dirents) {
-      const rel = d.name;
-      if (d.isDirectory()) {
-        if (this.rules.excludes(rel, true)) this.removeUnder(rel, change);
-        else {
-          this.watchDir(rel);
-          await this.syncDir(rel, change, recent);
-        }
-      } else if (d.isFile() || d.isSymbolicLink()) {
-        this.removeUnder(rel, change); // a folder until now
-        const entry = this.rules.excludes(rel, false) ? null : await examineFile(this.realRoot, this.rules, rel, recent);
-        if (entry) this.upsertIfChanged(entry, change);
-        else this.remove(rel, change);
-      }
-    }
-    return true;
   }
 
   /** Where a look starting now notes files new enough to be looked at again. */
   private recentFiles(): RecentFiles {
     return { since: Date.now() - RECENT_MS, note: (rel) => this.rechecks.note(rel, false) };
-  }
-
-  /** Whether the disk disagrees with the index about `rel` (a folder: whether it is still one). */
-  private outOfStep(rel: string, dir: boolean): boolean {
-    const abs = joinRel(this.realRoot, rel);
-    let st: Stats;
-    try {
-      st = lstatSync(abs);
-    } catch {
-      return dir ? this.index.hasBelow(rel) : this.index.has(rel);
-    }
-    if (dir) return !st.isDirectory() && this.index.hasBelow(rel);
-    const entry = this.get(rel);
-    if (!entry) return false; // never listed: a creation the watcher drops is not possible (it reports create, delete, create)
-    if (st.isSymbolicLink()) {
-      try {
-        st = statSync(abs);
-      } catch {
-        return true;
-      }
-    }
-    return !st.isFile() || st.size !== entry.size || st.mtimeMs !== entry.mtimeMs;
-  }
-
-  /** Upserts only what is new or differs (a re-sync, not a watcher's event, found it: no write is known). */
-  private upsertIfChanged(entry: FileEntry, change: FolderChange): void {
-    const old = this.get(entry.rel);
-    if (!old || old.size !== entry.size || old.mtimeMs !== entry.mtimeMs || old.mimeType !== entry.mimeType) this.index.upsert(entry, change);
-  }
-
-  /** Removes every entry below folder-relative `dir`, and stops watching the folders there. */
-  private removeUnder(dir: string, change: FolderChange): void {
-    this.dirWatches?.removeUnder(dir); // an empty folder is watched too
-    this.index.removeUnder(dir, change);
-  }
-
-  private remove(rel: string, change: FolderChange): void {
-    this.index.remove(rel, change);
   }
 
   private replaceEntries(fresh: Map<string, FileEntry>): FolderChange {
@@ -633,7 +416,7 @@ export class PublishedFolder {
     this.state = 'missing';
     this.error = reason;
     this.rechecks.clear();
-    await this.closeWatcher();
+    await this.watching.close();
     const change = this.replaceEntries(new Map());
     this.events.onState(this, `${this.root}: ${reason}; its files are no longer served`);
     if (change.removed.length > 0) this.events.onChange(this, change);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 
-import { readRegularText } from './regularFile.js';
+import { readRegularText } from '../base/regularFile.js';
 
 /** A .gitignore larger than this is not read (real ones are a few KB). */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;

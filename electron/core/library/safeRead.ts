@@ -3,6 +3,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, re
 
 import iconv from 'iconv-lite';
 
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ResourceContents } from '../../../shared/shelfApi.js';
 import { FileStream, readAsync, sameVersion, scanKind } from './fileStream.js';
 import { realTargetAllowed } from './folderScan.js';
@@ -10,9 +11,9 @@ import { binaryByName, contentKind, decodeText, legacyEncoding, mediaType, SNIFF
 
 /** On a text read decoded from a legacy 8-bit encoding: which one (the text itself is Unicode, as always). */
 export const DECODED_FROM_META_KEY = 'dev.mcpshelf/decodedFrom';
+import { ShelfError } from '../base/shelfError.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import type { ReadCache } from './readCache.js';
-import { ShelfError } from './shelfError.js';
 import { joinRel } from './uriPath.js';
 
 /** What `resources/read` returns for one file: text or blob, never both (the shared contract's type). */
@@ -53,7 +54,7 @@ function fsError(err: unknown, uri: string): ShelfError {
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO') {
     return ShelfError.notFound(uri);
   }
-  return new ShelfError(-32603, `Could not read resource: ${(err as Error).message}`, { uri });
+  return new ShelfError(ErrorCodes.internalError, `Could not read resource: ${(err as Error).message}`, { uri });
 }
 
 /**

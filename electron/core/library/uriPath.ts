@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
-import { MAX_URI_CHARS } from '../../../shared/errorCodes.js';
+import { MAX_URI_CHARS } from '../../../shared/limits.js';
 
 /**
  * URI ↔ path mapping. Everything here is pure string work; whether a path is

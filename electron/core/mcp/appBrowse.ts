@@ -3,11 +3,11 @@ import path from 'node:path';
 import { textUriOf } from '../../../shared/documentUris.js';
 import type { AppDir, AppFile, AppFindResult, AppFolder } from '../../../shared/shelfApp.js';
 import type { ClientReads } from '../access/clientReads.js';
+import { ShelfError } from '../base/shelfError.js';
 import { documentKind } from '../documents/documentKinds.js';
 import { NOT_STATTED } from '../library/folderScan.js';
 import type { Library } from '../library/library.js';
 import { folderName, type PublishedFolder } from '../library/publishedFolder.js';
-import { ShelfError } from '../library/shelfError.js';
 import { pathToUri } from '../library/uriPath.js';
 
 /**

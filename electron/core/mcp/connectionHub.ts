@@ -282,7 +282,7 @@ export class ConnectionHub {
     const account = this.held.account();
     const { spellings, cost } = listenSpellings(m.params);
     const refused = account.hold(cost);
-    if (refused) return { problem: { code: -32602, message: `Listen refused: ${refused}` } };
+    if (refused) return { problem: { code: ErrorCodes.invalidParams, message: `Listen refused: ${refused}` } };
     const forget = this.httpListens.open(m, spellings, end);
     return {
       release: () => {
@@ -409,7 +409,7 @@ class SocketListens {
     const delta = cost - (old?.cost ?? 0);
     if (delta > 0) {
       const refused = this.connection.held.hold(delta);
-      if (refused) return { code: -32602, message: `Listen refused: ${refused}` };
+      if (refused) return { code: ErrorCodes.invalidParams, message: `Listen refused: ${refused}` };
     } else this.connection.held.release(-delta);
     if (old) this.forget(old.spellings);
     this.byId.set(key, { spellings, cost });

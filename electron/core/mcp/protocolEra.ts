@@ -7,6 +7,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { keptString } from '../clientMemory/keptString.js';
 
 /**
@@ -62,7 +63,7 @@ export function classify(message: { method: string; params?: unknown }): Claim {
 const classified = new WeakMap<object, Claim>();
 
 /** A request whose `_meta` is nested too deep to examine (JSON.stringify and the SDK's checks recurse). */
-const TOO_DEEP: Claim = { kind: 'reject', code: -32602, message: 'Invalid _meta envelope: nested too deep' };
+const TOO_DEEP: Claim = { kind: 'reject', code: ErrorCodes.invalidParams, message: 'Invalid _meta envelope: nested too deep' };
 
 function classifyUncached(message: { method: string; params?: unknown }): Claim {
   try {

@@ -1,5 +1,5 @@
-import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { toRpcError } from '../base/rpcError.js';
 import type { FileStream } from '../library/fileStream.js';
 import { DECODED_FROM_META_KEY, type ReadOutcome } from '../library/safeRead.js';
 import { truncateForLog } from '../traffic/truncate.js';
@@ -10,10 +10,7 @@ import { SERVER_INFO } from './shelfServer.js';
 
 /** The error response the SDK would build from a thrown error (same code, message and data). */
 function errorReply(err: unknown): InterceptedReply {
-  const e = err as { code?: unknown; message?: unknown; data?: unknown };
-  const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : ErrorCodes.internalError;
-  const message = typeof e.message === 'string' && e.message !== '' ? e.message : 'Internal error';
-  return { error: { code, message, ...(e.data !== undefined ? { data: e.data } : {}) } };
+  return { error: toRpcError(err) };
 }
 
 const MODERN_SUFFIX = modernResultSuffix(SERVER_INFO);

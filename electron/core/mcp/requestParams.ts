@@ -1,6 +1,7 @@
 import * as z from 'zod';
 
-import { MAX_URI_CHARS } from '../../../shared/errorCodes.js';
+import { ErrorCodes } from '../../../shared/errorCodes.js';
+import { MAX_URI_CHARS } from '../../../shared/limits.js';
 import { classify, methodExists, MODERN_REVISIONS } from './protocolEra.js';
 
 /**
@@ -130,14 +131,14 @@ export interface RequestProblem {
  */
 export function screenRequest(message: { method: string; params?: unknown; id?: unknown }, options: { envelope: boolean }): RequestProblem | null {
   if (typeof message.id === 'string' && message.id.length > MAX_ID_CHARS)
-    return { code: -32600, message: `Invalid Request: the id is longer than ${MAX_ID_CHARS} characters` };
+    return { code: ErrorCodes.invalidRequest, message: `Invalid Request: the id is longer than ${MAX_ID_CHARS} characters` };
   const c = classify(message);
   if (c.kind === 'reject') return options.envelope ? { code: c.code, message: c.message, ...(c.data !== undefined ? { data: c.data } : {}) } : null;
   if (c.kind === 'modern' && !MODERN_REVISIONS.includes(c.revision)) {
     const requested = c.revision;
     return options.envelope
       ? {
-          code: -32022,
+          code: ErrorCodes.unsupportedProtocolVersion,
           message: `Unsupported protocol version: ${requested.slice(0, 100)}`,
           data: { supported: [...MODERN_REVISIONS], requested: requested.slice(0, 100) },
         }
@@ -145,5 +146,5 @@ export function screenRequest(message: { method: string; params?: unknown; id?: 
   }
   if (!Object.hasOwn(SCHEMAS, message.method) || !methodExists(c.kind, message.method)) return null;
   const problem = paramsProblem(message.method, message.params);
-  return problem === null ? null : { code: -32602, message: problem };
+  return problem === null ? null : { code: ErrorCodes.invalidParams, message: problem };
 }

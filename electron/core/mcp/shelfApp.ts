@@ -7,11 +7,11 @@ import * as z from 'zod';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry, SearchHit } from '../../../shared/shelfApi.js';
 import { APP_TOOLS, APP_URI, type AppSearchHit, type AppSearchResult, BROWSE_TOOL, type BrowseResult } from '../../../shared/shelfApp.js';
-import type { ClientReads, Requester } from '../access/clientReads.js';
+import type { Requester } from '../access/clientReads.js';
+import { ShelfError } from '../base/shelfError.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
-import { ShelfError } from '../library/shelfError.js';
 import { appFile, appFolders, findFiles, folderOf, listDirectory } from './appBrowse.js';
-import { callShelfTool, parse, SHELF_TOOLS, toolError } from './shelfTools.js';
+import { callShelfTool, parse, SHELF_TOOLS, type ToolContext, toolError } from './shelfTools.js';
 
 /**
  * The in-chat app (MCP Apps, SEP-1865): `browse_shelf` links the `ui://`
@@ -156,11 +156,12 @@ export function isAppTool(name: string): boolean {
 }
 
 /** One of the app's tools; failures are `isError` results with the resources error, as for the other tools. */
-export async function callAppTool(reads: ClientReads, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+export async function callAppTool(tools: ToolContext, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+  const { reads } = tools;
   try {
     switch (name) {
       case BROWSE_TOOL:
-        return await browse(reads, who, parse(BrowseArgs, args, name));
+        return await browse(tools, who, parse(BrowseArgs, args, name));
       case APP_TOOLS.list: {
         const a = parse(ListArgs, args, name);
         const folders = appFolders(reads);
@@ -176,11 +177,11 @@ export async function callAppTool(reads: ClientReads, who: Requester, name: stri
       }
       case APP_TOOLS.search: {
         const a = parse(SearchArgs, args, name);
-        const found = await search(reads, who, a.query, a.folder, a.cursor, 50, 'app');
+        const found = await search(tools, who, a.query, a.folder, a.cursor, 50, 'app');
         return found.ok ? structured(found.result, `${found.result.hits.length} result(s)`) : found.error;
       }
       case APP_TOOLS.read:
-        return await callShelfTool(reads, who, 'read_resource', args, 'app');
+        return await callShelfTool(tools, who, 'read_resource', args, 'app');
       default:
         throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
     }
@@ -195,7 +196,7 @@ function structured(value: object, text: string): CallToolResult {
 
 /** search_resources' own answer, each hit with what the view shows (name, type, the file's URI and its text's). */
 async function search(
-  reads: ClientReads,
+  tools: ToolContext,
   who: Requester,
   query: string,
   folder: string | undefined,
@@ -204,7 +205,8 @@ async function search(
   via: AccessEntry['via'] = 'tool',
 ): Promise<{ ok: true; result: AppSearchResult } | { ok: false; error: CallToolResult }> {
   // Filed in the history as the app's when the person searched in it, as the model's (browse_shelf) otherwise.
-  const result = await callShelfTool(reads, who, 'search_resources', { query, ...(folder ? { folder } : {}), ...(cursor ? { cursor } : {}), maxResults }, via);
+  const { reads } = tools;
+  const result = await callShelfTool(tools, who, 'search_resources', { query, ...(folder ? { folder } : {}), ...(cursor ? { cursor } : {}), maxResults }, via);
   if (result.isError) return { ok: false, error: result };
   const s = result.structuredContent as { results?: SearchHit[]; nextCursor?: string; indexing?: boolean; notSearched?: string[] } | undefined;
   const hits: AppSearchHit[] = [];
@@ -235,7 +237,8 @@ const sizeText = (n: number | undefined) =>
  * the folders; with a query, files named like it and files whose text has
  * it (URIs to read); with only a folder, its first files.
  */
-async function browse(reads: ClientReads, who: Requester, a: z.infer<typeof BrowseArgs>): Promise<CallToolResult> {
+async function browse(tools: ToolContext, who: Requester, a: z.infer<typeof BrowseArgs>): Promise<CallToolResult> {
+  const { reads } = tools;
   const library = reads.library;
   const folders = appFolders(reads);
   const only: PublishedFolder | undefined = a.folder === undefined ? undefined : folderOf(library, a.folder);
@@ -255,7 +258,7 @@ async function browse(reads: ClientReads, who: Requester, a: z.infer<typeof Brow
     const named = await findFiles(library, a.query, only);
     result.files = named.matches.slice(0, TEXT_FILES);
     if (named.more || named.matches.length > TEXT_FILES) result.moreFiles = true;
-    const found = await search(reads, who, a.query, only?.root, undefined, TEXT_FILES);
+    const found = await search(tools, who, a.query, only?.root, undefined, TEXT_FILES);
     if (!found.ok) notes.push(`Full-text search is not available: ${(found.error.content[0] as { text?: string } | undefined)?.text ?? 'error'}`);
     else {
       result.hits = found.result.hits;

@@ -1,9 +1,11 @@
 import { type Implementation, Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { ShelfError } from '../base/shelfError.js';
 import type { HeldAccount } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
-import { ShelfError } from '../library/shelfError.js';
+import type { Grep } from '../search/grep.js';
+import type { SearchIndex } from '../search/searchIndex.js';
 import { VERSION } from '../version.js';
 import type { Era } from './protocolEra.js';
 import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
@@ -44,6 +46,9 @@ export interface ShelfServerOptions {
   tools?: boolean;
   /** The in-chat app's view: with the tools on, browse_shelf, its `ui://` resource and the view's own tools. */
   app?: AppView | null;
+  /** What search_resources and grep_resources answer from (absent: that tool is off). */
+  search?: SearchIndex | null;
+  grep?: Grep | null;
 }
 
 export interface ShelfServerSetup extends ShelfServerOptions {
@@ -126,8 +131,8 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     server.setRequestHandler('tools/list', () => ({ tools: app ? [...SHELF_TOOLS, ...APP_TOOL_LIST] : SHELF_TOOLS }));
     server.setRequestHandler('tools/call', (req, ctx) =>
       app && isAppTool(req.params.name)
-        ? callAppTool(setup.reads, who(req.method, ctx), req.params.name, req.params.arguments)
-        : callShelfTool(setup.reads, who(req.method, ctx), req.params.name, req.params.arguments),
+        ? callAppTool(setup, who(req.method, ctx), req.params.name, req.params.arguments)
+        : callShelfTool(setup, who(req.method, ctx), req.params.name, req.params.arguments),
     );
   }
 

@@ -5,11 +5,14 @@ import * as z from 'zod';
 
 import type { AccessEntry } from '../../../shared/shelfApi.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { toRpcError } from '../base/rpcError.js';
+import { ShelfError } from '../base/shelfError.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
-import type { Library, ListedResource } from '../library/library.js';
-import { ShelfError } from '../library/shelfError.js';
+import type { Library } from '../library/library.js';
+import type { ListedResource } from '../library/resourceListing.js';
 import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
-import { DEFAULT_MATCHES, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
+import { DEFAULT_MATCHES, type Grep, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
+import type { SearchIndex } from '../search/searchIndex.js';
 
 /**
  * The read-only tools, for clients whose model reaches files only through
@@ -153,15 +156,10 @@ export function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
 
 /** A tool failure carries the same code, message and data a resources/* call would. */
 export function toolError(err: unknown): CallToolResult {
-  const e = err as { code?: unknown; message?: string; data?: unknown };
-  const error = {
-    code: typeof e.code === 'number' ? e.code : -32603,
-    message: e.message ?? 'Internal error',
-    ...(e.data !== undefined ? { data: e.data } : {}),
-  };
+  const error = toRpcError(err);
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.message} (${error.code})${e.data ? `: ${JSON.stringify(e.data)}` : ''}` }],
+    content: [{ type: 'text', text: `${error.message} (${error.code})${error.data ? `: ${JSON.stringify(error.data)}` : ''}` }],
     structuredContent: { error },
   };
 }
@@ -194,6 +192,13 @@ function matchingPage(
   return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
 }
 
+/** What the tools work with: client reads (asked about, recorded) and the searchers the search tools answer from (null: that tool is off). */
+export interface ToolContext {
+  reads: ClientReads;
+  search?: SearchIndex | null;
+  grep?: Grep | null;
+}
+
 /**
  * Runs one tool. An unknown tool is a protocol error (-32602); anything that
  * goes wrong inside a known tool, bad arguments included, is an `isError`
@@ -201,7 +206,7 @@ function matchingPage(
  * (the in-chat app reads through the same tools).
  */
 export async function callShelfTool(
-  reads: ClientReads,
+  tools: ToolContext,
   who: Requester,
   name: string,
   args: unknown,
@@ -209,7 +214,7 @@ export async function callShelfTool(
 ): Promise<CallToolResult> {
   if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
-    return await runTool(reads, who, name, args, via);
+    return await runTool(tools, who, name, args, via);
   } catch (err) {
     return toolError(err);
   }
@@ -230,7 +235,8 @@ function links(profile: DeliveryProfile, files: Array<{ uri: string; path: strin
     }));
 }
 
-async function runTool(reads: ClientReads, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
+async function runTool(tools: ToolContext, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
+  const { reads } = tools;
   const library = reads.library;
   switch (name) {
     case 'list_resources': {
@@ -249,7 +255,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     }
     case 'search_resources': {
       const a = parse(SearchArgs, args, name);
-      const index = reads.search;
+      const index = tools.search ?? null;
       if (!index) throw ShelfError.invalidParams('Full-text search is off on this shelf (the search index setting)');
       const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
       // A search gives the client snippets of files: it goes in the access history like a read.
@@ -303,7 +309,7 @@ async function runTool(reads: ClientReads, who: Requester, name: string, args: u
     }
     case 'grep_resources': {
       const a = parse(GrepArgs, args, name);
-      const grep = reads.grep;
+      const grep = tools.grep ?? null;
       if (!grep) throw ShelfError.invalidParams('grep is not available on this shelf');
       const profile = reads.profile(who);
       const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 
-import { ShelfError } from '../library/shelfError.js';
+import { ShelfError } from '../base/shelfError.js';
 
 /**
  * A client's glob, matched in linear time. picomatch turns a glob into a

@@ -1,13 +1,14 @@
 import path from 'node:path';
 
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { Turns } from '../background/turns.js';
 import { JobRefused, WorkerJobs } from '../background/workerJobs.js';
+import { ShelfError } from '../base/shelfError.js';
 import { documentKind, textKind } from '../documents/documentKinds.js';
 import { realTargetAllowed } from '../library/folderScan.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, typeFromName } from '../library/mediaType.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
-import { ShelfError } from '../library/shelfError.js';
 import { joinRel } from '../library/uriPath.js';
 import { globMatcher } from './globMatcher.js';
 import type { GrepEncoding, GrepItem, GrepItemResult, GrepLine, GrepReply, GrepRequest } from './grepWorker.js';
@@ -196,8 +197,9 @@ export class Grep {
           items: batch.map((p) => p.item),
         });
       } catch (err) {
-        if (err instanceof JobRefused && err.reason === 'busy') throw new ShelfError(-32603, 'Too many searches are waiting; try again shortly');
-        throw new ShelfError(-32603, `The search stopped: ${(err as Error).message}`);
+        if (err instanceof JobRefused && err.reason === 'busy')
+          throw new ShelfError(ErrorCodes.internalError, 'Too many searches are waiting; try again shortly');
+        throw new ShelfError(ErrorCodes.internalError, `The search stopped: ${(err as Error).message}`);
       }
       if (!reply.ok)
         throw ShelfError.invalidParams(reply.message.startsWith('invalid pattern') ? `Invalid pattern: ${reply.message.slice(17)}` : reply.message);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 
+import { MAX_URI_CHARS } from '../../../shared/limits.js';
 import { READ_FAILURE_NAMES } from '../../../shared/readFailure.js';
 import type { HistoryQuery, ShelfMethodName, TrafficQuery } from '../../../shared/shelfApi.js';
 
@@ -141,7 +142,7 @@ export const API_ARGUMENTS = {
       .nullish(),
   ]),
   readForModel: z.tuple([
-    z.string().min(1).max(8192),
+    z.string().min(1).max(MAX_URI_CHARS),
     z
       .object({
         offset: z

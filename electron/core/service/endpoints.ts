@@ -85,13 +85,13 @@ export class Endpoints {
       }
     }
     // Loaded only when wanted: the SDK's HTTP transport is a good part of start-up time.
-    const { startHttp } = await import('../transport/httpServer.js');
+    const [{ startHttp }, { McpHttp }] = await Promise.all([import('../transport/httpServer.js'), import('../mcp/httpMcp.js')]);
     this.http = await startHttp({
       host: cli?.host ?? settings.host,
       port: cli?.port ?? settings.port,
       token,
       allowRemote: cli?.allowRemote ?? false,
-      hub: this.hub,
+      messages: new McpHttp(this.hub),
       log: this.log,
     });
     this.auth = token !== null;

@@ -5,10 +5,10 @@ import envPaths from 'env-paths';
 import writeFileAtomic from 'write-file-atomic';
 import * as z from 'zod';
 
-import { DEFAULT_MAX_READ_BYTES } from '../../../shared/errorCodes.js';
+import { DEFAULT_MAX_READ_BYTES } from '../../../shared/limits.js';
 import type { Settings } from '../../../shared/shelfApi.js';
+import { readRegularText } from '../base/regularFile.js';
 import { LANGUAGE_CODE } from '../documents/ocrLimits.js';
-import { readRegularText } from '../library/regularFile.js';
 import { moveLinkAside } from './configDir.js';
 
 const FolderSchema = z.object({

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import writeFileAtomic from 'write-file-atomic';
 
-import { readRegularText } from '../library/regularFile.js';
+import { readRegularText } from '../base/regularFile.js';
 import { moveLinkAside } from './configDir.js';
 
 export interface Bounds {

@@ -1,5 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 
+import { ErrorCodes } from '../../../shared/errorCodes.js';
+
 /**
  * What the stdio bridge speaks when no shelf is running: a minimal MCP
  * server whose every answer says so, in a way a model can relay ("MCP Shelf
@@ -62,14 +64,14 @@ export function notRunningReply(message: Request, text: string): unknown {
       return result({ content: [{ type: 'text', text }], isError: true });
     case 'resources/read':
       if (message.params?.uri === NOT_RUNNING_URI) return result({ contents: [{ uri: NOT_RUNNING_URI, mimeType: 'text/plain', text }] });
-      return { jsonrpc: '2.0', id, error: { code: -32603, message: text } };
+      return { jsonrpc: '2.0', id, error: { code: ErrorCodes.internalError, message: text } };
     case 'completion/complete':
     case 'resources/subscribe':
     case 'resources/unsubscribe':
     case 'subscriptions/listen':
-      return { jsonrpc: '2.0', id, error: { code: -32603, message: text } };
+      return { jsonrpc: '2.0', id, error: { code: ErrorCodes.internalError, message: text } };
     default:
-      return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found (${text})` } };
+      return { jsonrpc: '2.0', id, error: { code: ErrorCodes.methodNotFound, message: `Method not found (${text})` } };
   }
 }
 
@@ -90,7 +92,7 @@ export function serveNotRunning(socketPath: string, io: { stdin: Readable; stdou
         try {
           message = JSON.parse(line) as Request;
         } catch {
-          io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })}\n`);
+          io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.parseError, message: 'Parse error' } })}\n`);
           continue;
         }
         const reply = message && typeof message === 'object' ? notRunningReply(message, text) : null;

@@ -10,7 +10,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 
-import { ErrorCodes, MAX_LINE_BYTES } from '../../../shared/errorCodes.js';
+import { ErrorCodes } from '../../../shared/errorCodes.js';
+import { MAX_LINE_BYTES } from '../../../shared/limits.js';
 import { InputGate } from './inputGate.js';
 import { LineFramer } from './lineFramer.js';
 import { OrderedOutput, type StreamedReply, type WireObserver } from './orderedOutput.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import writeFileAtomic from 'write-file-atomic';
 
-import { readRegularText } from '../library/regularFile.js';
+import { readRegularText } from '../base/regularFile.js';
 import { moveLinkAside } from '../settings/configDir.js';
 
 /** The browser window's address, kept per settings folder so a bookmark of it works after a restart. */

@@ -55,3 +55,46 @@ describe('the layer rule', () => {
     );
   });
 });
+
+describe("the core's stack", () => {
+  it.each([
+    [
+      'library → mcp (up)',
+      'electron/core/library/planted.ts',
+      "import { SERVER_INFO } from '../mcp/shelfServer.js';\nexport const x = SERVER_INFO;\n",
+      /core\/library may not import core\/mcp: it stands higher in the core's stack/,
+    ],
+    [
+      'transport → mcp (up)',
+      'electron/core/transport/planted.ts',
+      "import { McpHttp } from '../mcp/httpMcp.js';\nexport const x = McpHttp;\n",
+      /core\/transport may not import core\/mcp/,
+    ],
+    [
+      'base → library (up), spelled through the layer above',
+      'electron/core/base/planted.ts',
+      "import { Library } from '../../core/library/library.js';\nexport const x = Library;\n",
+      /core\/base may not import core\/library/,
+    ],
+    [
+      'delivery → search (the same row)',
+      'electron/core/delivery/planted.ts',
+      "import { Grep } from '../search/grep.js';\nexport const x = Grep;\n",
+      /core\/delivery may not import core\/search: they share a row of the core's stack/,
+    ],
+  ])('refuses %s', async (_name, file, code, message) => {
+    expect((await layerErrors(file, code)).join('\n')).toMatch(message);
+  });
+
+  it('allows imports down the stack, and keeps the layer table for core', async () => {
+    expect(await layerErrors('electron/core/mcp/planted.ts', "import { Library } from '../library/library.js';\nexport const x = Library;\n")).toEqual([]);
+    expect(
+      await layerErrors('electron/core/library/planted.ts', "import { ShelfError } from '../base/shelfError.js';\nexport const x = ShelfError;\n"),
+    ).toEqual([]);
+    expect(
+      (await layerErrors('electron/core/library/planted.ts', "import { isAppUrl } from '../../desktop/windowOptions.js';\nexport const x = isAppUrl;\n")).join(
+        '\n',
+      ),
+    ).toMatch(/core may not import desktop/);
+  });
+});

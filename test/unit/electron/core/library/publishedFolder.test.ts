@@ -113,7 +113,7 @@ describe('PublishedFolder', () => {
     await new Promise((r) => setTimeout(r, 300)); // the writes' own events, after the folder's scan found the files
     changes.length = 0;
     // What @parcel/watcher does to a path created and deleted within one batch: nothing reaches us.
-    const watching = folder as unknown as { watcher: { close(): Promise<void> } };
+    const { watching } = folder as unknown as { watching: { watcher: { close(): Promise<void> } } };
     await watching.watcher.close();
     await rm(path.join(root, 'new.txt'));
     await rename(path.join(root, 'dir'), `${root}-dir-away`);
@@ -159,8 +159,8 @@ describe('PublishedFolder', () => {
   it('after lost events the whole tree is looked at again, in place, and the index matches the disk', async () => {
     const { root, folder, changes } = await open({ 'gone/a.txt': 'a', 'stays/b.txt': 'b', 'becomes-file/c.txt': 'c', 'top.txt': 't' });
     // Events lost: the watcher is gone while the disk changes.
-    const inside = folder as unknown as { watcher: { close(): Promise<void> }; rescanAll: boolean; scheduleFlush(): void };
-    await inside.watcher.close();
+    const inside = folder as unknown as { watching: { watcher: { close(): Promise<void> } }; rescanAll: boolean; scheduleFlush(): void };
+    await inside.watching.watcher.close();
     await rm(path.join(root, 'gone'), { recursive: true });
     await writeFile(path.join(root, 'stays', 'new.txt'), 'n');
     await rm(path.join(root, 'becomes-file'), { recursive: true });

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { isInside, joinRel, pathToUri, relativeBelow, resourceKey, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
-import { MAX_URI_CHARS } from '../../../../../shared/errorCodes.js';
+import { MAX_URI_CHARS } from '../../../../../shared/limits.js';
 
 /** The oracle: Node's own relative path, with / separators (the product has relativeBelow). */
 const relativeInside = (root: string, candidate: string): string => path.relative(root, candidate).split(path.sep).join('/');

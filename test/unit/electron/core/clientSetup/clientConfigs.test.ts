@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { appBridgeCommand, clientConfigs } from '../../../../../electron/core/service/clientConfigs.js';
+import { appBridgeCommand, clientConfigs } from '../../../../../electron/core/clientSetup/clientConfigs.js';
 
 describe('client configs for the installed app', () => {
   it('launch the app’s own executable as the bridge: --mcp-bridge, no Node mode, no environment', () => {

@@ -1,0 +1,115 @@
+import type http from 'node:http';
+
+import { MAX_LINE_BYTES } from '../../../shared/limits.js';
+import type { WireObserver } from './socketTransport.js';
+
+/** A JSON-RPC error as a whole HTTP response (no request id: it was never read, or is not ours to answer). */
+export function jsonError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/** A request header's (first) value. */
+export const header = (req: http.IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** A response whose client takes none of it for this long is cut off, as on the socket. */
+const STALL_MS = 30_000;
+const STALL_CHECK_MS = 5_000;
+
+/**
+ * Cuts off a response the client stops reading: every few seconds, unsent
+ * output that has not shrunk since the last look counts as stalled, and a
+ * stall of STALL_MS destroys the connection (its buffered reply with it).
+ */
+export function guardResponse(res: http.ServerResponse): void {
+  let last = -1;
+  let stalledMs = 0;
+  const timer = setInterval(() => {
+    const pending = res.writableLength;
+    if (pending > 0 && pending >= last) stalledMs += STALL_CHECK_MS;
+    else stalledMs = 0;
+    last = pending;
+    if (stalledMs >= STALL_MS) res.destroy();
+  }, STALL_CHECK_MS);
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  res.once('finish', stop);
+  res.once('close', stop);
+}
+
+/** The JSON-RPC messages in an SSE body, for the traffic log (the bytes pass through untouched). */
+function sseLogger(observer: WireObserver): (chunk: Uint8Array | null) => void {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return (chunk) => {
+    buffer += chunk === null ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
+      if (data === '') continue;
+      try {
+        observer.outgoing(JSON.parse(data), Buffer.byteLength(data), data);
+      } catch {
+        // not JSON: nothing to log
+      }
+    }
+    if (buffer.length > MAX_LINE_BYTES) buffer = ''; // a runaway event is not kept for the log
+  };
+}
+
+/** Writes a web Response to a Node response, logging the JSON-RPC messages it carries. */
+export async function sendResponse(res: http.ServerResponse, response: Response, observer: WireObserver): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => (headers[key] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const log = sseLogger(observer);
+    const reader = response.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      log(value);
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+    log(null);
+    return void res.end();
+  }
+  const text = await response.text();
+  try {
+    observer.outgoing(JSON.parse(text), Buffer.byteLength(text), text);
+  } catch {
+    // an empty 202, say
+  }
+  res.end(text);
+}
+
+/** A request's body, or 'too-large' past `limit` bytes (the request is then destroyed). */
+export function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        resolve('too-large');
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
