@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { expect, test } from '@playwright/test';
 
-import { publishByPath } from './shelfFixture';
+import { publishByPath } from './shelfFixture.js';
 
 /**
  * `npm run dev` without Electron (as here): the core serves, Vite's dev
