@@ -66,6 +66,18 @@ const EMPTY = Buffer.alloc(0);
 /** Lines one connection gets handled in one turn of the event loop, so others get theirs in between. */
 const LINES_PER_TURN = 256;
 
+const CANCELLED = Buffer.from('"notifications/cancelled"');
+
+/** Whether a line (one that names the method somewhere) is a `notifications/cancelled` notification. */
+function isCancel(line: Buffer): boolean {
+  try {
+    const m = JSON.parse(line.toString('utf8')) as unknown;
+    return typeof m === 'object' && m !== null && !Array.isArray(m) && (m as { method?: unknown }).method === 'notifications/cancelled' && !('id' in m);
+  } catch {
+    return false;
+  }
+}
+
 function requestIdOf(value: unknown): string | number | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const id = (value as { id?: unknown }).id;
@@ -171,6 +183,13 @@ export class SocketTransport implements Transport {
   }
 
   private enqueue(line: Buffer): void {
+    // A cancel goes past the lines waiting for a slot: it is what frees one (a
+    // client whose 16 requests wait on ask-before-read could not cancel them).
+    if (this.queueAt < this.queue.length && line.includes(CANCELLED) && isCancel(line)) {
+      this.onLine(line);
+      this.pump();
+      return;
+    }
     this.queue.push(line);
     this.pump();
   }

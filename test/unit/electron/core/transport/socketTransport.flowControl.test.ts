@@ -46,6 +46,26 @@ describe('requests worked on at once', () => {
     expect(pair.client.messages.map((m) => m.id)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
+  it('a cancel goes past requests waiting for a slot: it frees one while all are held (16 reads waiting on asks)', async () => {
+    const { intercept, calls } = heldReplies();
+    const pair = await open({ intercept });
+    await pair.write(Array.from({ length: MAX_IN_FLIGHT + 2 }, (_, i) => requestLine(i + 1, 'resources/read')).join(''));
+    expect(calls).toHaveLength(MAX_IN_FLIGHT);
+    // Nothing is answered; the client gives up on its first request.
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+    await pair.write(`${JSON.stringify(cancel)}\n`);
+    await eventually(() => calls.length === MAX_IN_FLIGHT + 1, 5000, 'the slot the cancel freed taken');
+    expect(calls.at(-1)?.id).toBe(MAX_IN_FLIGHT + 1);
+    expect(pair.received).toContainEqual(cancel); // handed on, for the SDK to abort the work
+    // A request that only mentions the method keeps its place in line.
+    await pair.write(requestLine('x', 'resources/read', { uri: 'file:///x', _meta: { method: 'notifications/cancelled' } }));
+    await turns(5);
+    expect(calls.map((c) => c.id)).not.toContain('x');
+    calls[1]?.reply.resolve({ result: {} });
+    await eventually(() => calls.length === MAX_IN_FLIGHT + 2, 5000, 'the next in line taken');
+    expect(calls.at(-1)?.id).toBe(MAX_IN_FLIGHT + 2);
+  });
+
   it('counts requests handed to the SDK until their reply is sent or they are cancelled; a listen holds no slot', async () => {
     const pair = await open();
     await pair.write(Array.from({ length: MAX_IN_FLIGHT + 1 }, (_, i) => requestLine(`r${i}`, 'tools/list')).join(''));
