@@ -68,13 +68,16 @@ const LINES_PER_TURN = 256;
 
 const CANCELLED = Buffer.from('"notifications/cancelled"');
 
-/** Whether a line (one that names the method somewhere) is a `notifications/cancelled` notification. */
-function isCancel(line: Buffer): boolean {
+/** The request id a line (one that names the method somewhere) cancels, when it is a `notifications/cancelled` notification; else undefined. */
+function cancelledIdOf(line: Buffer): string | number | undefined {
   try {
     const m = JSON.parse(line.toString('utf8')) as unknown;
-    return typeof m === 'object' && m !== null && !Array.isArray(m) && (m as { method?: unknown }).method === 'notifications/cancelled' && !('id' in m);
+    if (typeof m !== 'object' || m === null || Array.isArray(m) || (m as { method?: unknown }).method !== 'notifications/cancelled' || 'id' in m)
+      return undefined;
+    const id = (m as { params?: { requestId?: unknown } }).params?.requestId;
+    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -183,9 +186,12 @@ export class SocketTransport implements Transport {
   }
 
   private enqueue(line: Buffer): void {
-    // A cancel goes past the lines waiting for a slot: it is what frees one (a
-    // client whose 16 requests wait on ask-before-read could not cancel them).
-    if (this.queueAt < this.queue.length && line.includes(CANCELLED) && isCancel(line)) {
+    // A cancel of a request being worked on goes past the lines waiting for a
+    // slot: it is what frees one (a client whose 16 requests wait on
+    // ask-before-read could not cancel them). Any other cancel keeps its place:
+    // one naming a request still in the queue must come after it, or the
+    // request would run (and be answered) as if never cancelled.
+    if (this.queueAt < this.queue.length && line.includes(CANCELLED) && this.inFlight.has(cancelledIdOf(line))) {
       this.onLine(line);
       this.pump();
       return;
