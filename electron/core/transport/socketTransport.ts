@@ -302,8 +302,11 @@ export class SocketTransport implements Transport {
       // A listen stays open until the client cancels it: it holds no slot (the SDK bounds listens per connection).
       if (parsed.method !== 'subscriptions/listen') this.trackRequest(parsed.id, true);
     }
-    // A cancelled request gets no reply: free its slot here.
-    const cancelled = msg.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
+    // A cancelled request gets no reply: free its slot here. Only a notification
+    // cancels: a request naming the method (it has an id) is answered by the SDK
+    // as an unknown method, and freeing a slot for it let a client run any number
+    // of requests at once (a read, then a "cancel" request naming it, and again).
+    const cancelled = !request && msg.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
     // Only an id can be cancelled (anything else, however deep, names no request).
     if (typeof cancelled === 'string' || typeof cancelled === 'number') {
       if (this.intercepted.get(cancelled) === false) this.intercepted.set(cancelled, true);

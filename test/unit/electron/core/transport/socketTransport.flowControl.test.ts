@@ -91,6 +91,23 @@ describe('requests worked on at once', () => {
     expect(pair.client.messages.map((m) => m.id)).toEqual([1, 2, 3]);
   });
 
+  it('a request named notifications/cancelled (it has an id) cancels nothing: it frees no slot and drops no reply', async () => {
+    const { intercept, calls } = heldReplies();
+    const pair = await open({ intercept: (request) => (request.method === 'resources/read' ? intercept(request) : null) });
+    await pair.write(Array.from({ length: MAX_IN_FLIGHT - 1 }, (_, i) => requestLine(i + 1, 'resources/read')).join(''));
+    // The SDK answers it as an unknown method, and the read it names goes on. Taken as a cancel, it
+    // freed the read's slot while the read went on: a client could run any number of reads at once.
+    await pair.write(requestLine('fake', 'notifications/cancelled', { requestId: 1 }));
+    await pair.receivedCount(1);
+    await pair.write(requestLine('next', 'resources/read'));
+    await turns(5);
+    expect(calls).toHaveLength(MAX_IN_FLIGHT - 1); // the read and the "cancel" fill the slots
+    calls[0]?.reply.resolve({ result: { n: 1 } });
+    await pair.client.waitFor((m) => m.id === 1); // answered: it was never cancelled
+    await eventually(() => calls.length === MAX_IN_FLIGHT, 5000, 'the next read taken once the first is answered');
+    expect(calls.at(-1)?.id).toBe('next');
+  });
+
   it('counts requests handed to the SDK until their reply is sent or they are cancelled; a listen holds no slot', async () => {
     const pair = await open();
     await pair.write(Array.from({ length: MAX_IN_FLIGHT + 1 }, (_, i) => requestLine(`r${i}`, 'tools/list')).join(''));
