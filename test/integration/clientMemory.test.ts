@@ -169,6 +169,11 @@ describe('what clients make the server keep', () => {
         });
         expect((await listen('first', 200)).method).toBe('notifications/subscriptions/acknowledged');
         expect((await listen('second', 100)).error?.message).toMatch(/^Listen refused: .* this one keeps 3\.\d MiB/);
+        // A "cancel" sent as a request (it has an id) is answered as an unknown method and the listen stays
+        // open: its share stays counted (it was given back, so 8 such listens kept 8 times the bound).
+        c.send({ jsonrpc: '2.0', id: 'not-a-cancel', method: 'notifications/cancelled', params: { requestId: 'first' } });
+        expect((await c.waitFor((m) => m.id === 'not-a-cancel', 10_000)).error?.code).toBe(-32601);
+        expect((await listen('second-again', 100)).error?.message).toMatch(/^Listen refused: .* this one keeps 3\.\d MiB/);
         c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'first' } });
         expect((await listen('third', 100)).method).toBe('notifications/subscriptions/acknowledged');
       } finally {

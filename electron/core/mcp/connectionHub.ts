@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 
-import { createMcpHandler, type McpHttpHandler, type Transport } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJSONRPCRequest, type McpHttpHandler, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
@@ -157,7 +157,9 @@ export class ConnectionHub {
     const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
     const listens = new SocketListens(connection);
     const observer = this.observe(connection, (message) => {
-      if (message.method === 'notifications/cancelled') listens.cancelled((message.params as { requestId?: unknown } | undefined)?.requestId);
+      // Only a notification cancels (the SDK answers a request of that name as an unknown method, and its listen stays open).
+      if (message.method === 'notifications/cancelled' && !isJSONRPCRequest(message))
+        listens.cancelled((message.params as { requestId?: unknown } | undefined)?.requestId);
     });
     const transport = new SocketTransport(socket, {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),

@@ -68,13 +68,16 @@ const LINES_PER_TURN = 256;
 
 const CANCELLED = Buffer.from('"notifications/cancelled"');
 
-/** Whether a line (one that names the method somewhere) is a `notifications/cancelled` notification. */
-function isCancel(line: Buffer): boolean {
+/** The request id a line (one that names the method somewhere) cancels, when it is a `notifications/cancelled` notification; else undefined. */
+function cancelledIdOf(line: Buffer): string | number | undefined {
   try {
     const m = JSON.parse(line.toString('utf8')) as unknown;
-    return typeof m === 'object' && m !== null && !Array.isArray(m) && (m as { method?: unknown }).method === 'notifications/cancelled' && !('id' in m);
+    if (typeof m !== 'object' || m === null || Array.isArray(m) || (m as { method?: unknown }).method !== 'notifications/cancelled' || 'id' in m)
+      return undefined;
+    const id = (m as { params?: { requestId?: unknown } }).params?.requestId;
+    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -183,9 +186,12 @@ export class SocketTransport implements Transport {
   }
 
   private enqueue(line: Buffer): void {
-    // A cancel goes past the lines waiting for a slot: it is what frees one (a
-    // client whose 16 requests wait on ask-before-read could not cancel them).
-    if (this.queueAt < this.queue.length && line.includes(CANCELLED) && isCancel(line)) {
+    // A cancel of a request being worked on goes past the lines waiting for a
+    // slot: it is what frees one (a client whose 16 requests wait on
+    // ask-before-read could not cancel them). Any other cancel keeps its place:
+    // one naming a request still in the queue must come after it, or the
+    // request would run (and be answered) as if never cancelled.
+    if (this.queueAt < this.queue.length && line.includes(CANCELLED) && this.inFlight.has(cancelledIdOf(line))) {
       this.onLine(line);
       this.pump();
       return;
@@ -296,8 +302,11 @@ export class SocketTransport implements Transport {
       // A listen stays open until the client cancels it: it holds no slot (the SDK bounds listens per connection).
       if (parsed.method !== 'subscriptions/listen') this.trackRequest(parsed.id, true);
     }
-    // A cancelled request gets no reply: free its slot here.
-    const cancelled = msg.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
+    // A cancelled request gets no reply: free its slot here. Only a notification
+    // cancels: a request naming the method (it has an id) is answered by the SDK
+    // as an unknown method, and freeing a slot for it let a client run any number
+    // of requests at once (a read, then a "cancel" request naming it, and again).
+    const cancelled = !request && msg.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
     // Only an id can be cancelled (anything else, however deep, names no request).
     if (typeof cancelled === 'string' || typeof cancelled === 'number') {
       if (this.intercepted.get(cancelled) === false) this.intercepted.set(cancelled, true);

@@ -66,6 +66,48 @@ describe('requests worked on at once', () => {
     expect(calls.at(-1)?.id).toBe(MAX_IN_FLIGHT + 2);
   });
 
+  it('a cancel of a request still waiting for a slot keeps its place behind it: the request is not answered', async () => {
+    const { intercept, calls } = heldReplies();
+    const pair = await open({ intercept: (request) => (request.method === 'resources/read' ? intercept(request) : null) });
+    await pair.write(Array.from({ length: MAX_IN_FLIGHT }, (_, i) => requestLine(i + 1, 'resources/read')).join(''));
+    await pair.write(requestLine('queued-read', 'resources/read') + requestLine('queued-sdk', 'tools/list'));
+    expect(calls).toHaveLength(MAX_IN_FLIGHT);
+    // The client gives up on both waiting requests: had the cancels jumped the
+    // queue, they would name nothing yet, and both would run and be answered.
+    const cancels = ['queued-read', 'queued-sdk'].map((requestId) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } }));
+    await pair.write(cancels.map((c) => `${JSON.stringify(c)}\n`).join(''));
+    await turns(5);
+    expect(pair.received).toEqual([]);
+    for (const call of calls.slice(0, 3)) call.reply.resolve({ result: {} }); // slots for both, and the cancels after them
+    await eventually(() => pair.received.length === 3, 5000, 'the SDK request and both cancels handed on');
+    // The SDK sees the request before its cancel (which then aborts it).
+    const sdkCancel = pair.received.findIndex((m) => JSON.stringify(m) === JSON.stringify(cancels[1]));
+    expect(pair.received.findIndex((m) => 'id' in m && m.id === 'queued-sdk')).toBeLessThan(sdkCancel);
+    // The read taken by the fast path is answered, but its reply is dropped: it was cancelled.
+    await eventually(() => calls.length === MAX_IN_FLIGHT + 1, 5000, 'the queued read taken');
+    calls.at(-1)?.reply.resolve({ result: { late: true } });
+    await pair.client.waitFor((m) => m.id === 3);
+    await turns(10);
+    expect(pair.client.messages.map((m) => m.id)).toEqual([1, 2, 3]);
+  });
+
+  it('a request named notifications/cancelled (it has an id) cancels nothing: it frees no slot and drops no reply', async () => {
+    const { intercept, calls } = heldReplies();
+    const pair = await open({ intercept: (request) => (request.method === 'resources/read' ? intercept(request) : null) });
+    await pair.write(Array.from({ length: MAX_IN_FLIGHT - 1 }, (_, i) => requestLine(i + 1, 'resources/read')).join(''));
+    // The SDK answers it as an unknown method, and the read it names goes on. Taken as a cancel, it
+    // freed the read's slot while the read went on: a client could run any number of reads at once.
+    await pair.write(requestLine('fake', 'notifications/cancelled', { requestId: 1 }));
+    await pair.receivedCount(1);
+    await pair.write(requestLine('next', 'resources/read'));
+    await turns(5);
+    expect(calls).toHaveLength(MAX_IN_FLIGHT - 1); // the read and the "cancel" fill the slots
+    calls[0]?.reply.resolve({ result: { n: 1 } });
+    await pair.client.waitFor((m) => m.id === 1); // answered: it was never cancelled
+    await eventually(() => calls.length === MAX_IN_FLIGHT, 5000, 'the next read taken once the first is answered');
+    expect(calls.at(-1)?.id).toBe('next');
+  });
+
   it('counts requests handed to the SDK until their reply is sent or they are cancelled; a listen holds no slot', async () => {
     const pair = await open();
     await pair.write(Array.from({ length: MAX_IN_FLIGHT + 1 }, (_, i) => requestLine(`r${i}`, 'tools/list')).join(''));
