@@ -151,17 +151,26 @@ const PLAIN_URI = /^file:\/\/\/[A-Za-z0-9._/-]*$/;
 export function resourceKey(uri: string): string {
   // The listed spelling of a plain path is its own key: no parsing (most clients send it back as listed).
   if (path.sep === '/' && PLAIN_URI.test(uri) && !uri.endsWith('/') && !REL_NEEDS_JOIN.test(uri.slice(8))) return uri;
-  // A key longer than any URI a request may carry is the listed URI of no file
-  // a client can name as listed, and working it out costs ~80 ns a character
-  // (a flood of long non-ASCII subscriptions held the main thread): such a
-  // URI is its own key, as a refused one is.
-  if (keyLengthAtLeast(uri) > MAX_URI_CHARS) return uri;
+  // A key longer than any file's listed URI here names no file, and working it
+  // out costs ~80 ns a character (a flood of long non-ASCII subscriptions held
+  // the main thread): such a URI is its own key, as a refused one is.
+  if (keyLengthAtLeast(uri) > MAX_KEY_CHARS) return uri;
   const fileUri = fileUriOfText(uri);
   const p = uriToPath(fileUri ?? uri);
   if (p === null) return uri;
   const key = fileUri === null ? pathToUri(p) : textUriOf(pathToUri(p));
-  return key.length > MAX_URI_CHARS ? uri : key;
+  return key.length > MAX_KEY_CHARS ? uri : key;
 }
+
+/**
+ * The longest listed URI a file can have on this system: every byte of the
+ * longest path it allows percent-encoded (Linux 4,096 bytes, macOS 1,024; a
+ * Windows long path is 32,767 UTF-16 units of up to 3 bytes each), with the
+ * scheme and `?as=text`. Longer than a request may carry (MAX_URI_CHARS): a
+ * client names such a file in a shorter spelling (raw Unicode), and its
+ * updates must still find it.
+ */
+export const MAX_KEY_CHARS = 3 * (process.platform === 'win32' ? 3 * 32_767 : process.platform === 'darwin' ? 1024 : 4096) + 32;
 
 /**
  * A lower bound on the length of `uri`'s key when it names a path: every raw

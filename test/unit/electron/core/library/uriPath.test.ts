@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { isInside, joinRel, pathToUri, relativeBelow, resourceKey, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
+import { isInside, joinRel, MAX_KEY_CHARS, pathToUri, relativeBelow, resourceKey, uriToPath, uriUnder } from '../../../../../electron/core/library/uriPath.js';
 import { MAX_URI_CHARS } from '../../../../../shared/limits.js';
 
 /** The oracle: Node's own relative path, with / separators (the product has relativeBelow). */
@@ -129,27 +129,31 @@ describe('resourceKey', () => {
     );
   });
 
-  it('keeps a URI whose key would outgrow any request as its own key, working out no other key', () => {
+  it("keeps a URI whose key would outgrow any file's listed URI as its own key, working out no other key", () => {
     // 8,000 "€" make a 72,000-character key: the flood that held the main thread.
     const flood = `file:///tmp/${'€'.repeat(8000)}`;
     expect(resourceKey(flood)).toBe(flood);
+    // A file whose listed URI is longer than a request may carry still has its key: a client names it in raw Unicode.
+    const deep = `/tmp/${'é'.repeat(240)}/${'ü'.repeat(240)}/${'ö'.repeat(240)}/${'ä'.repeat(240)}/${'ß'.repeat(240)}/${'ñ'.repeat(240)}`;
+    expect(pathToUri(deep).length).toBeGreaterThan(MAX_URI_CHARS);
+    expect(resourceKey(`file://${deep}`)).toBe(pathToUri(deep));
     // The shortcut's bound never cuts a key that fits: the long way agrees, just under and over the limit
-    // ("é" and "%C3%A9" are 6 characters of key each, as the bound counts them)...
+    // ("é" is 6 characters of key, as the bound counts it; "😀", two units, 12)...
     const prefix = 'file:///tmp/';
-    for (const piece of ['é', '%C3%A9', '😀'])
+    for (const piece of ['é', '😀'])
       for (const extra of [0, 1]) {
-        const n = Math.floor((MAX_URI_CHARS - prefix.length) / (piece === '😀' ? 12 : 6)) + extra;
+        const n = Math.floor((MAX_KEY_CHARS - prefix.length) / (piece === '😀' ? 12 : 6)) + extra;
         const uri = prefix + piece.repeat(n);
         expect(resourceKey(uri)).toBe(extra === 0 ? pathToUri(uriToPath(uri) as string) : uri);
       }
     // ...and for any mixture.
-    const piece = fc.constantFrom('€', 'é', '😀', '\ud800', '%C3%A9', '%e2%82%ac', '%41', 'a', ' ');
+    const piece = fc.constantFrom('€', 'é', '😀', '\ud800', '%c3%a9', '%e2%82%ac', '%41', 'a', ' ');
     fc.assert(
-      fc.property(fc.array(piece, { minLength: 500, maxLength: 1800, size: 'max' }), fc.boolean(), (pieces, localhost) => {
+      fc.property(fc.array(piece, { minLength: 800, maxLength: 2400, size: 'max' }), fc.boolean(), (pieces, localhost) => {
         const uri = `file://${localhost ? 'localhost' : ''}/tmp/${pieces.join('')}`;
         const p = uriToPath(uri);
         const long = p === null ? uri : pathToUri(p);
-        expect(resourceKey(uri)).toBe(long.length > MAX_URI_CHARS ? uri : long);
+        expect(resourceKey(uri)).toBe(long.length > MAX_KEY_CHARS ? uri : long);
       }),
       { numRuns: 200 },
     );
