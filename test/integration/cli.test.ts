@@ -71,6 +71,37 @@ describe('mcp-shelf serve', () => {
     }
   });
 
+  it('shuts down soon with a client that reads nothing behind a big reply (not after its 30 s stall)', async () => {
+    const big = await makeTree({ 'big.txt': 'x'.repeat(4 * 1024 * 1024) });
+    const sock = path.join(tmp, 'stuck.sock');
+    const shelf = await startShelf([big], [], { socketPath: sock });
+    const client = await eventually(
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const s = net.connect(sock, () => resolve(s));
+          s.once('error', reject);
+        }),
+      10_000,
+      'a connection',
+    );
+    client.on('error', () => undefined);
+    client.pause(); // reads nothing
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'stuck', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    for (let id = 1; id <= 4; id++)
+      client.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'resources/read', params: { _meta: meta, uri: uriOf(big, 'big.txt') } })}\n`);
+    // The replies have begun: the server's output is stuck behind a client that takes none of it.
+    await eventually(() => client.readableLength > 0, 20_000, 'the replies begun');
+    const started = Date.now();
+    expect(await shelf.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    await expect(lstat(sock)).rejects.toMatchObject({ code: 'ENOENT' });
+    client.destroy();
+  });
+
   it('uses a per-user default under XDG_RUNTIME_DIR in a 0700 folder', async () => {
     const runtime = await mkdtemp(path.join(os.tmpdir(), 'xdg-'));
     const proc = spawn(process.execPath, [CLI, 'serve', root], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -6,6 +6,9 @@ import type { HttpEndpoint } from '../transport/httpServer.js';
 import { defaultSocketPath, prepareSocketDir } from '../transport/socketPath.js';
 import { type ListeningSocket, listenSocket } from '../transport/socketServer.js';
 
+/** How long a shutdown waits for connections to take what they were sent. */
+const SHUTDOWN_GRACE_MS = 2000;
+
 /** Streamable HTTP as the command line asks for it (it wins over settings for that run). */
 export interface HttpOverride {
   host: string;
@@ -111,12 +114,19 @@ export class Endpoints {
 
   /**
    * Stops accepting, closes HTTP, lets `closeConnections` end the live ones,
-   * then finishes closing the socket (removing its file), which waits for them.
+   * then finishes closing the socket (removing its file), which waits for
+   * them: SHUTDOWN_GRACE_MS at most, then the rest are cut.
    */
   async close(closeConnections: () => Promise<void>): Promise<void> {
-    const closing = this.socket?.close();
+    const socket = this.socket;
+    const closing = socket?.close();
     await this.stopHttp();
     await closeConnections();
+    // Connections end gently (what was answered goes out); one whose client
+    // reads nothing would hold the shutdown until its stall timeout (30 s).
+    const cut = setTimeout(() => socket?.cut(), SHUTDOWN_GRACE_MS);
+    cut.unref();
     await closing;
+    clearTimeout(cut);
   }
 }

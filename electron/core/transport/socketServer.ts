@@ -27,7 +27,10 @@ export function probeSocket(socketPath: string, timeoutMs = 1000): Promise<boole
 export interface ListeningSocket {
   path: string;
   server: net.Server;
+  /** Stops accepting; resolves when every connection has ended (the socket file is then gone). */
   close(): Promise<void>;
+  /** Ends the connections still open at once, written or not (shutdown, past its grace). */
+  cut(): void;
 }
 
 /**
@@ -50,7 +53,12 @@ export async function listenSocket(socketPath: string, onConnection: (socket: ne
   }
 
   // Half-open: a client that ends its side still gets its replies (SocketTransport ends ours when they are sent).
-  const server = net.createServer({ allowHalfOpen: true }, onConnection);
+  const open = new Set<net.Socket>();
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    onConnection(socket);
+  });
   // Bind with a umask that leaves the socket owner-only from its first instant.
   const oldMask = pipe ? null : process.umask(0o177);
   try {
@@ -79,6 +87,9 @@ export async function listenSocket(socketPath: string, onConnection: (socket: ne
       closing ??= new Promise<void>((resolve) => server.close(() => resolve()));
       // server.close() removes the socket file on Unix; nothing to unlink here.
       return closing;
+    },
+    cut() {
+      for (const socket of open) socket.destroy();
     },
   };
 }
