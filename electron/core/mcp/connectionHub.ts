@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 
-import { createMcpHandler, isJSONRPCRequest, type McpHttpHandler, type Transport } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHttpHandler, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
@@ -9,6 +9,7 @@ import { ClientReads, type Requester } from '../access/clientReads.js';
 import { type HeldAccount, HeldBytes } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
+import { cancelledRequestId } from '../transport/cancelled.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
 import { HttpListens } from './httpListens.js';
 import { claimOf, type ClientIdentity, type Era, identityOf } from './protocolEra.js';
@@ -157,9 +158,8 @@ export class ConnectionHub {
     const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
     const listens = new SocketListens(connection);
     const observer = this.observe(connection, (message) => {
-      // Only a notification cancels (the SDK answers a request of that name as an unknown method, and its listen stays open).
-      if (message.method === 'notifications/cancelled' && !isJSONRPCRequest(message))
-        listens.cancelled((message.params as { requestId?: unknown } | undefined)?.requestId);
+      const cancelled = cancelledRequestId(message);
+      if (cancelled !== undefined) listens.cancelled(cancelled);
     });
     const transport = new SocketTransport(socket, {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
@@ -296,8 +296,8 @@ export class ConnectionHub {
 
   /** A modern HTTP `notifications/cancelled`: ends the listen it names (its stream closes). */
   cancelHttpListen(message: unknown): void {
-    const m = message as { method?: unknown; params?: unknown } | null;
-    if (m && typeof m === 'object' && m.method === 'notifications/cancelled') this.httpListens.cancelled(m);
+    const requestId = cancelledRequestId(message);
+    if (requestId !== undefined) this.httpListens.cancelled(message as { params?: unknown }, requestId);
   }
 
   /** The traffic observer of the modern HTTP client that sent this request (one per name and version). */
@@ -420,8 +420,7 @@ class SocketListens {
   }
 
   /** A `notifications/cancelled`: the SDK ends the listen with that id, if there is one. */
-  cancelled(requestId: unknown): void {
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return; // names no request
+  cancelled(requestId: string | number): void {
     const key = JSON.stringify(requestId);
     const listen = this.byId.get(key);
     if (!listen) return;

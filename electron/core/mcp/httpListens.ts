@@ -45,10 +45,8 @@ export class HttpListens {
     };
   }
 
-  /** A `notifications/cancelled`: ends the open listens of its client with the request id it names; how many. */
-  cancelled(message: { method?: unknown; params?: unknown }): number {
-    const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return 0;
+  /** A `notifications/cancelled` (see cancelledRequestId): ends the open listens of its client with the request id it names; how many. */
+  cancelled(message: { method?: unknown; params?: unknown }, requestId: string | number): number {
     const client = clientKey(message);
     const matching = [...(this.byId.get(JSON.stringify(requestId)) ?? [])].filter((l) => l.client === client);
     for (const listen of matching) listen.end();

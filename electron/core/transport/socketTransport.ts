@@ -12,6 +12,7 @@ import {
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { MAX_LINE_BYTES } from '../../../shared/limits.js';
+import { cancelledRequestId } from './cancelled.js';
 import { InputGate } from './inputGate.js';
 import { LineFramer } from './lineFramer.js';
 import { OrderedOutput, type StreamedReply, type WireObserver } from './orderedOutput.js';
@@ -68,14 +69,10 @@ const LINES_PER_TURN = 256;
 
 const CANCELLED = Buffer.from('"notifications/cancelled"');
 
-/** The request id a line (one that names the method somewhere) cancels, when it is a `notifications/cancelled` notification; else undefined. */
+/** The request id a line (one that names the method somewhere) cancels, if it is a cancel notification. */
 function cancelledIdOf(line: Buffer): string | number | undefined {
   try {
-    const m = JSON.parse(line.toString('utf8')) as unknown;
-    if (typeof m !== 'object' || m === null || Array.isArray(m) || (m as { method?: unknown }).method !== 'notifications/cancelled' || 'id' in m)
-      return undefined;
-    const id = (m as { params?: { requestId?: unknown } }).params?.requestId;
-    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+    return cancelledRequestId(JSON.parse(line.toString('utf8')));
   } catch {
     return undefined;
   }
@@ -306,9 +303,8 @@ export class SocketTransport implements Transport {
     // cancels: a request naming the method (it has an id) is answered by the SDK
     // as an unknown method, and freeing a slot for it let a client run any number
     // of requests at once (a read, then a "cancel" request naming it, and again).
-    const cancelled = !request && msg.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
-    // Only an id can be cancelled (anything else, however deep, names no request).
-    if (typeof cancelled === 'string' || typeof cancelled === 'number') {
+    const cancelled = cancelledRequestId(parsed);
+    if (cancelled !== undefined) {
       if (this.intercepted.get(cancelled) === false) this.intercepted.set(cancelled, true);
       this.trackRequest(cancelled, false);
     }
