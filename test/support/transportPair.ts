@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { afterEach } from 'vitest';
 
 import { type ListeningSocket, listenSocket } from '../../electron/core/transport/socketServer.js';
 import { type InterceptedReply, type Interceptor, SocketTransport, type SocketTransportOptions } from '../../electron/core/transport/socketTransport.js';
@@ -122,5 +123,18 @@ export function heldReplies(): { intercept: Interceptor; calls: HeldCall[] } {
       calls.push({ id: (request as { id?: unknown }).id, method: request.method, reply });
       return reply.promise;
     },
+  };
+}
+
+/** `open` for a suite (`defaults` under each test's options): each pair it opens is closed after the test that opened it. */
+export function pairsClosedAfterEach(defaults: SocketTransportOptions = {}): (options?: SocketTransportOptions) => Promise<TransportPair> {
+  const pairs: TransportPair[] = [];
+  afterEach(async () => {
+    for (const pair of pairs.splice(0)) await pair.close();
+  });
+  return async (options = {}) => {
+    const pair = await TransportPair.open({ ...defaults, ...options });
+    pairs.push(pair);
+    return pair;
   };
 }

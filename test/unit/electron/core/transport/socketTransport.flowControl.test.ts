@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type InterceptedReply, MAX_IN_FLIGHT, QUEUE_PAUSE, type StreamedReply } from '../../../../../electron/core/transport/socketTransport.js';
 import { eventually } from '../../../../support/fixtures.js';
-import { deferred, heldReplies, requestLine, TransportPair } from '../../../../support/transportPair.js';
+import { deferred, heldReplies, pairsClosedAfterEach, requestLine } from '../../../../support/transportPair.js';
 
 /**
  * SocketTransport's flow control, in this process over a real Unix socket:
@@ -12,15 +12,7 @@ import { deferred, heldReplies, requestLine, TransportPair } from '../../../../s
  * unsent, never on time.
  */
 
-const pairs: TransportPair[] = [];
-async function open(options: Parameters<typeof TransportPair.open>[0] = {}): Promise<TransportPair> {
-  const pair = await TransportPair.open(options);
-  pairs.push(pair);
-  return pair;
-}
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close();
-});
+const open = pairsClosedAfterEach();
 
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));

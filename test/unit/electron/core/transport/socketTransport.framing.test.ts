@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { InterceptedReply } from '../../../../../electron/core/transport/socketTransport.js';
-import { requestLine, TransportPair } from '../../../../support/transportPair.js';
+import { pairsClosedAfterEach, requestLine, TransportPair } from '../../../../support/transportPair.js';
 
 /**
  * SocketTransport's framing, in this process over a real Unix socket:
@@ -14,15 +14,7 @@ import { requestLine, TransportPair } from '../../../../support/transportPair.js
 const echo = (request: { method: string; params?: unknown }): Promise<InterceptedReply> | null =>
   request.method === 'test/echo' ? Promise.resolve({ result: { echo: request.params ?? null } }) : null;
 
-const pairs: TransportPair[] = [];
-async function open(options: Parameters<typeof TransportPair.open>[0] = {}): Promise<TransportPair> {
-  const pair = await TransportPair.open({ intercept: echo, ...options });
-  pairs.push(pair);
-  return pair;
-}
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close();
-});
+const open = pairsClosedAfterEach({ intercept: echo });
 
 /** Sends an echo and waits for its reply: every line sent before it has been handled by then. */
 async function settled(pair: TransportPair, id: string): Promise<void> {

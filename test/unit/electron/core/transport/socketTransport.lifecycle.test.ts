@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { StreamedReply } from '../../../../../electron/core/transport/socketTransport.js';
 import { eventually } from '../../../../support/fixtures.js';
-import { deferred, heldReplies, requestLine, TransportPair } from '../../../../support/transportPair.js';
+import { deferred, heldReplies, pairsClosedAfterEach, requestLine } from '../../../../support/transportPair.js';
 
 /**
  * How a SocketTransport ends, in this process over a real Unix socket: the
@@ -11,15 +11,7 @@ import { deferred, heldReplies, requestLine, TransportPair } from '../../../../s
  * a reply holds released.
  */
 
-const pairs: TransportPair[] = [];
-async function open(options: Parameters<typeof TransportPair.open>[0] = {}): Promise<TransportPair> {
-  const pair = await TransportPair.open(options);
-  pairs.push(pair);
-  return pair;
-}
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close();
-});
+const open = pairsClosedAfterEach();
 
 const ping = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: 'hello' } };
 
