@@ -100,6 +100,8 @@ if (bin.path && !web) {
       proxy: {
         // The web host lets a socket in only from its own origin: the proxy speaks for the page.
         '/api': { target, ws: true, changeOrigin: true, configure: (proxy) => proxy.on('proxyReqWs', (req) => req.setHeader('origin', target)) },
+        // File links (a PDF's preview at an address ending in its name) come from the web host too.
+        '/file/': { target, changeOrigin: true },
       },
     },
   });

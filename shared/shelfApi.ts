@@ -279,6 +279,8 @@ export interface ShelfMethods {
   pickFolders(): Promise<string[] | null>;
   listResources(folder: string, cursor?: string): Promise<ResourcePage>;
   readResource(uri: string): Promise<ReadPreview>;
+  /** A same-origin address the web host serves a PDF at, ending in its name (its viewer's title); null elsewhere. */
+  fileLink(uri: string): Promise<string | null>;
   /** What a model gets for the file through the read_resource tool (the person looking: not recorded, never asks). */
   readForModel(uri: string, request: ModelReadRequest): Promise<ModelPreview>;
   getStatus(): Promise<ServerStatus>;
@@ -364,6 +366,7 @@ export const SHELF_METHODS = [
   'searchContent',
   'completeFolderPath',
   'readForModel',
+  'fileLink',
 ] as const satisfies readonly ShelfMethodName[];
 
 export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status', 'access', 'asks'] as const satisfies readonly ShelfEventName[];

@@ -64,3 +64,17 @@ test('an Office document opens on its text, the header describes the text, and t
   await page.getByTestId('text-toggle').click();
   await expect(page.getByTestId('code-view')).toContainText('Survey of the northern lakes');
 });
+
+test('a PDF opens in the browser’s viewer under its own name, not a random id', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publishByPath(page, root);
+  await page.getByTestId('file-row').filter({ hasText: 'survey.pdf' }).click();
+  await expect(page.getByTestId('pdf-view')).toHaveAttribute('data', /^\/file\/[A-Za-z0-9_-]{22}\/survey\.pdf$/);
+  // Chromium's viewer is an extension frame inside the <object>; its title is what a person sees and saves as.
+  const viewerTitle = async () => {
+    const viewer = page.frames().find((f) => f.url().startsWith('chrome-extension://'));
+    return viewer ? await viewer.title() : null;
+  };
+  await expect.poll(viewerTitle).toBe('survey.pdf');
+  await shoot(page, '26-pdf-viewer');
+});

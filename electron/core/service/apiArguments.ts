@@ -114,6 +114,7 @@ export const API_ARGUMENTS = {
   pickFolders: none,
   listResources: z.tuple([path, z.string().max(16384).nullish()]),
   readResource: z.tuple([z.string().max(16384)]),
+  fileLink: z.tuple([z.string().max(16384)]),
   getStatus: none,
   listClients: none,
   getSettings: none,

@@ -46,9 +46,14 @@ import type { SearchIndex } from '../search/searchIndex.js';
 import { SettingsSchema } from '../settings/settingsStore.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { createShelf, historyLimits, type Shelf } from './createShelf.js';
+import { FileLinks } from './fileLinks.js';
 import { completeFolderPath } from './pathCompletion.js';
 import type { ServiceOptions } from './serviceOptions.js';
 import type { Listener } from './shelfEvents.js';
+
+const PDF_TYPE = 'application/pdf';
+/** Where the web host serves file links (webHost.ts routes this prefix). */
+export const FILE_LINK_PREFIX = '/file/';
 
 /**
  * The ShelfApi both hosts serve (Electron IPC, the web host), as a thin
@@ -57,6 +62,8 @@ import type { Listener } from './shelfEvents.js';
  * connections, the traffic log, settings and the events the window listens to.
  */
 export class ShelfService implements ShelfMethods {
+  private readonly links = new FileLinks();
+
   private constructor(private readonly shelf: Shelf) {}
 
   /** Loads settings, listens on the socket and publishes the folders. */
@@ -168,6 +175,36 @@ export class ShelfService implements ShelfMethods {
       return { ok: true, result: { contents: [contents] }, size, kind };
     } catch (err) {
       return { ok: false, error: toRpcError(err) };
+    }
+  }
+
+  /**
+   * A PDF's address on the web host (`/file/<id>/<name>`), so the browser's
+   * viewer titles it by its name; null for other files, unpublished ones, or
+   * where no web host serves it (Electron: the window keeps a blob: URL).
+   */
+  async fileLink(uri: string): Promise<string | null> {
+    if (this.options.host.kind !== 'web') return null;
+    const found = this.library.resolve(String(uri));
+    if (!found || found.entry.mimeType !== PDF_TYPE) return null;
+    const name = path.posix.basename(found.entry.rel);
+    return `${FILE_LINK_PREFIX}${this.links.mint(String(uri))}/${encodeURIComponent(name)}`;
+  }
+
+  /**
+   * What a file link serves: the file read now as the preview reads it
+   * (safely, within the read limit), only while it is still a PDF. Null: no
+   * such link, or the file is gone, too large or no longer a PDF.
+   */
+  async readLinked(id: string): Promise<{ bytes: Buffer; mimeType: string } | null> {
+    const uri = this.links.uriOf(id);
+    if (uri === null) return null;
+    try {
+      const { contents } = await this.library.read(uri);
+      if (!('blob' in contents) || contents.mimeType !== PDF_TYPE) return null;
+      return { bytes: Buffer.from(contents.blob, 'base64'), mimeType: contents.mimeType };
+    } catch {
+      return null;
     }
   }
 

@@ -76,6 +76,7 @@ export function PreviewTab({ c }: { c: TabContext }) {
       raw={c.modes.raw}
       setRaw={c.modes.setRaw}
       readForModel={c.api.readForModel}
+      fileLink={c.api.fileLink}
       audience={c.modes.audience}
       setAudience={c.modes.setAudience}
       openSettings={() => c.openSettings('reads')}

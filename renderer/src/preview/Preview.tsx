@@ -41,6 +41,29 @@ function useBlobUrl(contents: ResourceContents | null, enabled: boolean): string
   return url;
 }
 
+/**
+ * Where the host serves this file under its own name (the web host, for
+ * PDFs): the browser's viewer then titles it by that name, where a blob: URL
+ * shows a random id. Undefined while asking; null when the host has none.
+ * Asked again for each read, so a changed file is fetched anew.
+ */
+function useFileLink(contents: ResourceContents | null, enabled: boolean, fileLink?: (uri: string) => Promise<string | null>): string | null | undefined {
+  const [link, setLink] = useState<{ for: ResourceContents; url: string | null } | null>(null);
+  useEffect(() => {
+    if (!enabled || !contents || !fileLink) return;
+    let live = true;
+    fileLink(contents.uri).then(
+      (url) => live && setLink({ for: contents, url }),
+      () => live && setLink({ for: contents, url: null }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [contents, enabled, fileLink]);
+  if (!enabled || !contents || !fileLink) return null;
+  return link?.for === contents ? link.url : undefined;
+}
+
 /** An image with its pixel size; a click switches between fitting the pane and actual size. */
 export function ImageView({ src, name }: { src: string; name: string }) {
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
@@ -73,6 +96,7 @@ export function PreviewBody({
   focusTerm,
   markdown,
   openSettings,
+  fileLink,
 }: {
   preview: ReadPreview;
   name: string;
@@ -82,10 +106,13 @@ export function PreviewBody({
   markdown?: MarkdownContext;
   /** Opens the settings (offered when a file is over the read limit). */
   openSettings?: () => void;
+  /** The host's address for a file, under its own name (see useFileLink). */
+  fileLink?: (uri: string) => Promise<string | null>;
 }) {
   const kind: PreviewKind = previewKind(preview);
   const contents = preview.ok ? (preview.result.contents[0] as ResourceContents) : null;
-  const blobUrl = useBlobUrl(contents, kind === 'audio' || kind === 'video' || kind === 'pdf');
+  const link = useFileLink(contents, kind === 'pdf', fileLink);
+  const blobUrl = useBlobUrl(contents, kind === 'audio' || kind === 'video' || (kind === 'pdf' && link === null));
   const hexBytes = useMemo(
     () => (contents && 'blob' in contents && (kind === 'hex' || kind === 'pdf') ? base64Bytes(contents.blob, 1024 * 1024) : null),
     [contents, kind],
@@ -125,8 +152,10 @@ export function PreviewBody({
     case 'video':
       return <div className="media-view">{blobUrl && <video controls src={blobUrl} data-testid="video-view" />}</div>;
     case 'pdf':
+      // Set once the address is known: an <object> whose data changes loads again.
+      if (link === undefined) return <p className="muted">Reading…</p>;
       return (
-        <object className="pdf-view" data={blobUrl ?? undefined} type="application/pdf" data-testid="pdf-view">
+        <object className="pdf-view" data={link ?? blobUrl ?? undefined} type="application/pdf" data-testid="pdf-view">
           <p className="note">This window cannot display PDFs here; the bytes follow.</p>
           {hexBytes && <HexView bytes={hexBytes} />}
         </object>
@@ -194,6 +223,7 @@ export function Preview({
   readForModel,
   audience = 'client',
   setAudience,
+  fileLink,
 }: {
   resource: ResourceInfo;
   /** Whether the server lists a text companion (`?as=text`) for this file. */
@@ -224,6 +254,8 @@ export function Preview({
   /** Whose view: a client's resources/read or a model's read_resource, kept from file to file. */
   audience?: 'client' | 'model';
   setAudience?: (audience: 'client' | 'model') => void;
+  /** The host's address for a file under its own name (a PDF's, on the web host). */
+  fileLink?: (uri: string) => Promise<string | null>;
 }) {
   const [ownRaw, setOwnRaw] = useState(false);
   const raw = rawProp ?? ownRaw;
@@ -352,6 +384,7 @@ export function Preview({
                   focusTerm={focus && !focus.inText ? focus.term : undefined}
                   markdown={readText && openUri ? { baseUri: resource.uri, read: readText, open: openUri } : undefined}
                   openSettings={openSettings}
+                  fileLink={fileLink}
                 />
               ))}
           </>

@@ -1,0 +1,43 @@
+import type http from 'node:http';
+
+import { FILE_LINK_PREFIX, type ShelfService } from '../service/shelfService.js';
+import { refuse } from './windowFiles.js';
+
+/** Whether a request is for a file link (`/file/<id>/<name>`). */
+export function isFileLink(url: string | undefined): boolean {
+  return (url ?? '').startsWith(FILE_LINK_PREFIX);
+}
+
+/** `filename*` in RFC 5987 form (any name, in UTF-8), with a plain ASCII fallback. */
+function disposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * Serves a file link the window minted (ShelfService.fileLink): the id is
+ * the capability, the name only what the viewer shows. Read fresh on every
+ * fetch, never cached, never embeddable by another origin.
+ */
+export async function serveFileLink(req: http.IncomingMessage, res: http.ServerResponse, service: ShelfService): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
+  const [id = '', encodedName = ''] = new URL(req.url ?? '/', 'http://placeholder').pathname.slice(FILE_LINK_PREFIX.length).split('/');
+  let name: string;
+  try {
+    name = decodeURIComponent(encodedName);
+  } catch {
+    return refuse(res, 400, 'Bad request');
+  }
+  const file = await service.readLinked(id);
+  if (!file) return refuse(res, 404, 'This link has expired or its file is no longer published');
+  res.writeHead(200, {
+    'content-type': file.mimeType,
+    'content-length': file.bytes.length,
+    'content-disposition': disposition(name),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+  });
+  res.end(req.method === 'HEAD' ? undefined : file.bytes);
+}
