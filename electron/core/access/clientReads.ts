@@ -159,8 +159,14 @@ export class ClientReads {
     if (!history) return;
     const { failed, code, message } = errorOf(outcome);
     const reason = failed?.data?.reason;
+    // Built field by field, optional ones assigned after: spreads after the first property take V8's slow copy, and this runs on every read.
     const draft: EntryDraft = {
-      ...requesterOf(who, via),
+      time: Date.now(),
+      client: who.name,
+      clientVersion: who.version,
+      protocolVersion: who.protocolVersion,
+      transport: who.transport,
+      via,
       uri,
       // The folder the read said it came from; else (a failed read, a document's text) looked up.
       folder: ('folder' in outcome ? outcome.folder : undefined) ?? this.library.resolve(fileUri)?.folder.root ?? null,
@@ -169,9 +175,9 @@ export class ClientReads {
       errorCode: code,
       errorMessage: message,
       detail: 'detail' in outcome ? (outcome.detail ?? null) : null,
-      ...(typeof reason === 'string' ? { errorReason: reason } : {}),
-      ...(failed ? { failure: this.failureOf(fileUri, code, reason, failed) } : {}),
     };
+    if (typeof reason === 'string') draft.errorReason = reason;
+    if (failed) draft.failure = this.failureOf(fileUri, code, reason, failed);
     // What a client can make at will (not found, refused without asking anyone): folded per connection.
     if (isNoise(draft)) this.noise.noise(who.connectionId, draft);
     else {

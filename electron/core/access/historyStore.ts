@@ -182,11 +182,12 @@ export class HistoryStore {
       errorCode: entry.errorCode,
       errorMessage: cut(entry.errorMessage),
       detail: cut(entry.detail ?? null),
-      ...(entry.errorReason !== undefined ? { errorReason: entry.errorReason.slice(0, 64) } : {}),
-      ...(entry.repeated !== undefined ? { repeated: entry.repeated } : {}),
-      ...(entry.failure !== undefined ? { failure: entry.failure } : {}),
-      ...(entry.search !== undefined ? { search: { tool: entry.search.tool, query: keptString(entry.search.query, 200), hits: entry.search.hits } } : {}),
     };
+    // Optional fields assigned in this order (a spread of each would take V8's slow copy).
+    if (entry.errorReason !== undefined) e.errorReason = entry.errorReason.slice(0, 64);
+    if (entry.repeated !== undefined) e.repeated = entry.repeated;
+    if (entry.failure !== undefined) e.failure = entry.failure;
+    if (entry.search !== undefined) e.search = { tool: entry.search.tool, query: keptString(entry.search.query, 200), hits: entry.search.hits };
     if (this.closed) return e;
     if (isNoise(e)) {
       const size = lineBytes(e);
