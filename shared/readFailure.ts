@@ -13,6 +13,7 @@ export type ReadFailure =
   | 'no-window'
   | 'disconnected'
   | 'busy'
+  | 'cancelled'
   // not published (-32602 as the client sees it)
   | 'outside'
   | 'secret'
@@ -46,6 +47,7 @@ export const READ_FAILURES: Record<ReadFailure, ReadFailureInfo> = {
   },
   disconnected: { label: 'client left', explain: 'The client disconnected while its read waited for your answer.', group: 'asked' },
   busy: { label: 'too many waiting', explain: 'Too many reads were already waiting for an answer.', group: 'asked' },
+  cancelled: { label: 'client cancelled', explain: 'The client cancelled its read while it waited for your answer; the prompt was withdrawn.', group: 'asked' },
   outside: { label: 'outside folders', explain: 'The file is in no published folder (the client was told "not found").', group: 'not-published' },
   secret: {
     label: 'secret file',

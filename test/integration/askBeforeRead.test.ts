@@ -229,6 +229,61 @@ describe('ask before read', () => {
       }
     });
 
+    it('a read the client cancels while it waits withdraws its ask (the fast path and the SDK path), and the history says so', async () => {
+      // Long enough that only the cancel can end these asks, however busy the machine.
+      await api.call('updateSettings', { askTimeoutSeconds: 120 });
+      const client = await connectSdkClient(shelf.socketPath, 'cancelling');
+      const noAsks = () => eventually(async () => ((await api.call('pendingAsks')).length === 0 ? true : null), 10_000, 'the ask withdrawn');
+      try {
+        const secret = uriOf(asked, 'secret.md');
+        // resources/read, answered by the socket's fast path.
+        const aborted = new AbortController();
+        const read = client.readResource({ uri: secret }, { signal: aborted.signal }).catch(() => 'aborted');
+        await waitingAsk(secret);
+        aborted.abort();
+        expect(await read).toBe('aborted');
+        await noAsks();
+
+        // Two reads of one file by one connection share an ask: it stays until both are cancelled.
+        const first = new AbortController();
+        const second = new AbortController();
+        const reads = [first, second].map((c) => client.readResource({ uri: secret }, { signal: c.signal }).catch(() => 'aborted'));
+        const shared = await waitingAsk(secret);
+        first.abort();
+        await expect.poll(async () => (await api.call('pendingAsks')).map((a) => a.id), { timeout: 2000 }).toEqual([shared.id]);
+        second.abort();
+        await noAsks();
+        expect(await Promise.all(reads)).toEqual(['aborted', 'aborted']);
+
+        // The read tool, through the SDK's handler (its AbortSignal).
+        const other = uriOf(asked, 'other.md');
+        const tool = new AbortController();
+        const called = client.callTool({ name: 'read_resource', arguments: { uri: other } }, undefined, { signal: tool.signal }).catch(() => 'aborted');
+        await waitingAsk(other);
+        tool.abort();
+        expect(await called).toBe('aborted');
+        await noAsks();
+
+        const history = await eventually(async () => {
+          const page = await api.call('queryHistory', { client: 'cancelling' });
+          return page.entries.length >= 2 ? page : null;
+        });
+        expect(history.entries.map((e) => [e.uri, e.failure])).toEqual(
+          expect.arrayContaining([
+            [secret, 'cancelled'],
+            [other, 'cancelled'],
+          ]),
+        );
+        // Nothing else of the folder was held up: a read after them is asked about as usual.
+        const after = failure(client.readResource({ uri: uriOf(asked, 'third.md') }));
+        await api.call('answerAsk', (await waitingAsk(uriOf(asked, 'third.md'))).id, 'deny');
+        expect(await after).toBe(`${ErrorCodes.readNotAllowed}:denied`);
+      } finally {
+        await client.close();
+        await api.call('updateSettings', { askTimeoutSeconds: 2 });
+      }
+    });
+
     it('search and grep leave ask-before-read folders out and say so', async () => {
       const v1 = await connectSdkClient(shelf.socketPath, 'searcher');
       try {

@@ -111,6 +111,8 @@ export interface HeldCall {
   id: unknown;
   method: string;
   reply: Deferred<InterceptedReply>;
+  /** Set when the transport tells the work its client cancelled it. */
+  cancelled: boolean;
 }
 
 /** An interceptor that takes every request and answers each when the test resolves its `reply`. */
@@ -118,9 +120,11 @@ export function heldReplies(): { intercept: Interceptor; calls: HeldCall[] } {
   const calls: HeldCall[] = [];
   return {
     calls,
-    intercept: (request) => {
+    intercept: (request, cancel) => {
       const reply = deferred<InterceptedReply>();
-      calls.push({ id: (request as { id?: unknown }).id, method: request.method, reply });
+      const call: HeldCall = { id: (request as { id?: unknown }).id, method: request.method, reply, cancelled: false };
+      cancel.onCancel(() => (call.cancelled = true));
+      calls.push(call);
       return reply.promise;
     },
   };

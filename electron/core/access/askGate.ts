@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessAsk, AccessDecision, AccessEntry } from '../../../shared/shelfApi.js';
+import type { CancelHook } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
 
 /** Who is reading: one connection (socket, 2025 HTTP session) or one modern HTTP client (per name and version). */
@@ -30,7 +31,7 @@ export interface AskTarget {
   via?: AccessEntry['via'];
 }
 
-export type RefusalReason = 'denied' | 'timeout' | 'no-window' | 'disconnected' | 'busy';
+export type RefusalReason = 'denied' | 'timeout' | 'no-window' | 'disconnected' | 'busy' | 'cancelled';
 
 export interface AskGateOptions {
   /** How long an ask waits for an answer. */
@@ -60,6 +61,7 @@ const REASONS: Record<RefusalReason, string> = {
   'no-window': 'no MCP Shelf window is open to ask (open the app, or mcp-shelf serve --ui in a browser)',
   disconnected: 'the client disconnected while it waited',
   busy: 'too many reads are already waiting for an answer',
+  cancelled: 'the client cancelled the read while it waited',
 };
 
 /** The error a refused read gets, in every revision and over every transport. */
@@ -74,6 +76,8 @@ interface Waiting {
   timer: NodeJS.Timeout;
   /** Reads of the same file by the same connection, answered together. */
   promise: Promise<void>;
+  /** How many of those reads still want the answer: when the last is cancelled, the ask is withdrawn. */
+  waiters: number;
 }
 
 /**
@@ -95,13 +99,17 @@ export class AskGate {
 
   constructor(private readonly options: AskGateOptions) {}
 
-  /** Resolves when the read may go on; rejects with notAllowed otherwise. */
-  check(who: Requester, target: AskTarget): Promise<void> {
+  /**
+   * Resolves when the read may go on; rejects with notAllowed otherwise.
+   * `cancel`: the client cancelled the read; once every read waiting on an
+   * ask is cancelled, the prompt is withdrawn (nobody answers a dead read).
+   */
+  check(who: Requester, target: AskTarget, cancel?: CancelHook): Promise<void> {
     if (who.grantable && this.grants.get(who.connectionId)?.has(target.folder)) return Promise.resolve();
     if (this.options.windows() === 0) return Promise.reject(notAllowed(target.uri, 'no-window'));
     if (who.grantable) {
       for (const w of this.waiting.values()) {
-        if (w.ask.allowClient && w.ask.connectionId === who.connectionId && w.ask.uri === target.uri) return w.promise;
+        if (w.ask.allowClient && w.ask.connectionId === who.connectionId && w.ask.uri === target.uri) return this.join(w, cancel);
       }
     }
     const party = partyOf(who);
@@ -159,9 +167,20 @@ export class AskGate {
       settle = (refusal) => (refusal === null ? resolve() : reject(notAllowed(target.uri, refusal)));
     });
     const timer = setTimeout(() => this.finish(ask.id, 'timeout'), timeout);
-    this.waiting.set(ask.id, { ask, party, settle, timer, promise });
+    const waiting: Waiting = { ask, party, settle, timer, promise, waiters: 0 };
+    this.waiting.set(ask.id, waiting);
     this.changed();
-    return promise;
+    return this.join(waiting, cancel);
+  }
+
+  /** One more read waits on this ask; its cancel takes it off, and the last one's withdraws the ask. */
+  private join(w: Waiting, cancel: CancelHook | undefined): Promise<void> {
+    w.waiters++;
+    cancel?.onCancel(() => {
+      if (this.waiting.get(w.ask.id) !== w) return; // answered meanwhile
+      if (--w.waiters <= 0) this.finish(w.ask.id, 'cancelled');
+    });
+    return w.promise;
   }
 
   /**

@@ -6,6 +6,7 @@ import { fileUriOfText } from '../../../shared/documentUris.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { failureOfError, type ReadFailure } from '../../../shared/readFailure.js';
 import type { AccessEntry, AccessSearch, DeliverySettings } from '../../../shared/shelfApi.js';
+import type { CancelHook } from '../base/requestCancel.js';
 import { toRpcError } from '../base/rpcError.js';
 import { type DeliveryProfile, profileFor } from '../delivery/clientProfiles.js';
 import type { ModelReader, ReadToolArgs } from '../delivery/modelRead.js';
@@ -82,24 +83,26 @@ export class ClientReads {
   }
 
   /** The whole file, for the SDK's handlers. */
-  read(uri: string, who: Requester, via: AccessEntry['via']): Promise<ReadOutcome> {
+  read(uri: string, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<ReadOutcome> {
     return this.run(
       uri,
       who,
       via,
       () => this.library.read(uri),
       (r) => ({ size: r.size }),
+      cancel,
     );
   }
 
   /** A small file whole or a large one as a stream (the socket's fast path). */
-  openRead(uri: string, who: Requester, via: AccessEntry['via']): Promise<WholeRead | { stream: FileStream }> {
+  openRead(uri: string, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<WholeRead | { stream: FileStream }> {
     return this.run(
       uri,
       who,
       via,
       () => this.library.openRead(uri),
       (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size, folder: r.folder }),
+      cancel,
     );
   }
 
@@ -109,7 +112,7 @@ export class ClientReads {
   }
 
   /** The read_resource tool: the file as a model can use it (modelRead.ts); the history says which part went. */
-  async readForModel(args: ReadToolArgs, who: Requester, via: AccessEntry['via']): Promise<CallToolResult> {
+  async readForModel(args: ReadToolArgs, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<CallToolResult> {
     const model = this.options.model;
     if (!model) throw new Error('no model reader on this shelf');
     const profile = this.profile(who);
@@ -119,15 +122,23 @@ export class ClientReads {
       via,
       () => model.read(args, profile),
       (r) => ({ size: r.size, detail: r.detail }),
+      cancel,
     );
     return read.result;
   }
 
-  private async run<T>(uri: string, who: Requester, via: AccessEntry['via'], open: () => Promise<T>, describe: (result: T) => Described): Promise<T> {
+  private async run<T>(
+    uri: string,
+    who: Requester,
+    via: AccessEntry['via'],
+    open: () => Promise<T>,
+    describe: (result: T) => Described,
+    cancel: CancelHook | undefined,
+  ): Promise<T> {
     // A document's text is the document: it asks, and is filed in the history, like the file.
     const fileUri = fileUriOfText(uri) ?? uri;
     try {
-      await this.admit(uri, fileUri, who, via);
+      await this.admit(uri, fileUri, who, via, cancel);
       const result = await open();
       this.record(uri, fileUri, who, via, describe(result));
       return result;
@@ -142,7 +153,7 @@ export class ClientReads {
    * folder: judged by where the file really is, so a file asks if any
    * folder holding it asks, whichever folder it was found through.
    */
-  private async admit(uri: string, fileUri: string, who: Requester, via: AccessEntry['via']): Promise<void> {
+  private async admit(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], cancel: CancelHook | undefined): Promise<void> {
     const { gate, askingFolder, anyAsks } = this.options;
     if (!gate || !askingFolder || !anyAsks?.()) return;
     const found = await this.library.locate(fileUri);
@@ -151,7 +162,7 @@ export class ClientReads {
     const asking = askingFolder(realFile);
     if (!asking) return;
     const rel = asking.realRoot === found.folder.realRoot ? found.entry.rel : path.relative(asking.realRoot, realFile).split(path.sep).join('/');
-    await gate.check(who, { uri, folder: asking.root, path: rel, size: found.entry.size, via });
+    await gate.check(who, { uri, folder: asking.root, path: rel, size: found.entry.size, via }, cancel);
   }
 
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: Described | { error: unknown }): void {

@@ -1,4 +1,5 @@
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import type { CancelHook } from '../base/requestCancel.js';
 import { toRpcError } from '../base/rpcError.js';
 import type { FileStream } from '../library/fileStream.js';
 import { DECODED_FROM_META_KEY, type ReadOutcome } from '../library/safeRead.js';
@@ -57,10 +58,10 @@ function loggedContentsJson(outcome: ReadOutcome): string | null {
 }
 
 /** resources/read (params were screened before the fast path saw them). */
-async function readResource(reads: ClientReads, who: Requester, uri: string, era: Era): Promise<InterceptedReply> {
+async function readResource(reads: ClientReads, who: Requester, uri: string, era: Era, cancel: CancelHook): Promise<InterceptedReply> {
   const { suffix, fields } = eraParts(era);
   try {
-    const opened = await reads.openRead(uri, who, 'resource');
+    const opened = await reads.openRead(uri, who, 'resource', cancel);
     if ('whole' in opened) {
       const result = { contents: [opened.whole.contents], ...fields };
       const loggedJson = () => {
@@ -97,13 +98,13 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
  * SDK, which owns those answers.
  */
 export function readFastPath(reads: ClientReads, who: () => Requester, eraOf: () => Era | null): Interceptor {
-  return (message) => {
+  return (message, cancel) => {
     if (message.method !== 'resources/read') return null;
     // The in-chat app's view is no file: the SDK's handler serves it.
     if (isAppUri((message.params as { uri: string }).uri)) return null;
     const claim = claimOf(message);
     const era = eraOf();
     if (claim === 'other' || (era !== null && claim !== era)) return null;
-    return readResource(reads, who(), (message.params as { uri: string }).uri, claim);
+    return readResource(reads, who(), (message.params as { uri: string }).uri, claim, cancel);
   };
 }

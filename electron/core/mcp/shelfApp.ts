@@ -8,6 +8,7 @@ import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry, SearchHit } from '../../../shared/shelfApi.js';
 import { APP_TOOLS, APP_URI, type AppSearchHit, type AppSearchResult, BROWSE_TOOL, type BrowseResult } from '../../../shared/shelfApp.js';
 import type { Requester } from '../access/clientReads.js';
+import type { CancelHook } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { appFile, appFolders, findFiles, folderOf, listDirectory } from './appBrowse.js';
@@ -156,7 +157,7 @@ export function isAppTool(name: string): boolean {
 }
 
 /** One of the app's tools; failures are `isError` results with the resources error, as for the other tools. */
-export async function callAppTool(tools: ToolContext, who: Requester, name: string, args: unknown): Promise<CallToolResult> {
+export async function callAppTool(tools: ToolContext, who: Requester, name: string, args: unknown, cancel?: CancelHook): Promise<CallToolResult> {
   const { reads } = tools;
   try {
     switch (name) {
@@ -181,7 +182,7 @@ export async function callAppTool(tools: ToolContext, who: Requester, name: stri
         return found.ok ? structured(found.result, `${found.result.hits.length} result(s)`) : found.error;
       }
       case APP_TOOLS.read:
-        return await callShelfTool(tools, who, 'read_resource', args, 'app');
+        return await callShelfTool(tools, who, 'read_resource', args, 'app', cancel);
       default:
         throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
     }

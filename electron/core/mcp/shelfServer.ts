@@ -1,6 +1,7 @@
 import { type Implementation, Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { cancelOfSignal } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
 import type { HeldAccount } from '../clientMemory/heldBytes.js';
 import type { Library } from '../library/library.js';
@@ -116,7 +117,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
   const who = (method: string, ctx: { mcpReq: { envelope?: unknown } }) => setup.requester({ method, params: { _meta: ctx.mcpReq.envelope } });
   server.setRequestHandler('resources/read', async (req, ctx) => {
     if (app && isAppUri(req.params.uri)) return readAppResource(app, req.params.uri);
-    const { contents } = await setup.reads.read(req.params.uri, who(req.method, ctx), 'resource');
+    const { contents } = await setup.reads.read(req.params.uri, who(req.method, ctx), 'resource', cancelOfSignal(ctx.mcpReq.signal));
     return { contents: [contents] };
   });
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: library.templates() }));
@@ -131,8 +132,8 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     server.setRequestHandler('tools/list', () => ({ tools: app ? [...SHELF_TOOLS, ...APP_TOOL_LIST] : SHELF_TOOLS }));
     server.setRequestHandler('tools/call', (req, ctx) =>
       app && isAppTool(req.params.name)
-        ? callAppTool(setup, who(req.method, ctx), req.params.name, req.params.arguments)
-        : callShelfTool(setup, who(req.method, ctx), req.params.name, req.params.arguments),
+        ? callAppTool(setup, who(req.method, ctx), req.params.name, req.params.arguments, cancelOfSignal(ctx.mcpReq.signal))
+        : callShelfTool(setup, who(req.method, ctx), req.params.name, req.params.arguments, 'tool', cancelOfSignal(ctx.mcpReq.signal)),
     );
   }
 

@@ -5,6 +5,7 @@ import * as z from 'zod';
 
 import type { AccessEntry } from '../../../shared/shelfApi.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import type { CancelHook } from '../base/requestCancel.js';
 import { toRpcError } from '../base/rpcError.js';
 import { ShelfError } from '../base/shelfError.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
@@ -211,10 +212,11 @@ export async function callShelfTool(
   name: string,
   args: unknown,
   via: AccessEntry['via'] = 'tool',
+  cancel?: CancelHook,
 ): Promise<CallToolResult> {
   if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
-    return await runTool(tools, who, name, args, via);
+    return await runTool(tools, who, name, args, via, cancel);
   } catch (err) {
     return toolError(err);
   }
@@ -235,7 +237,14 @@ function links(profile: DeliveryProfile, files: Array<{ uri: string; path: strin
     }));
 }
 
-async function runTool(tools: ToolContext, who: Requester, name: string, args: unknown, via: AccessEntry['via']): Promise<CallToolResult> {
+async function runTool(
+  tools: ToolContext,
+  who: Requester,
+  name: string,
+  args: unknown,
+  via: AccessEntry['via'],
+  cancel: CancelHook | undefined,
+): Promise<CallToolResult> {
   const { reads } = tools;
   const library = reads.library;
   switch (name) {
@@ -251,7 +260,7 @@ async function runTool(tools: ToolContext, who: Requester, name: string, args: u
     }
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
-      return reads.readForModel(a, who, via);
+      return reads.readForModel(a, who, via, cancel);
     }
     case 'search_resources': {
       const a = parse(SearchArgs, args, name);

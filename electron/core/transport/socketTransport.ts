@@ -12,6 +12,7 @@ import {
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { MAX_LINE_BYTES } from '../../../shared/limits.js';
+import { type CancelHook, RequestCancel } from '../base/requestCancel.js';
 import { cancelledRequestId } from './cancelled.js';
 import { InputGate } from './inputGate.js';
 import { LineFramer } from './lineFramer.js';
@@ -35,7 +36,8 @@ export type InterceptedReply =
  * read fast path): returns null for those it leaves to the SDK. It sees only
  * requests the screen let through.
  */
-export type Interceptor = (request: { method: string; params?: unknown }) => Promise<InterceptedReply> | null;
+/** Takes a request (a promise of its reply) or leaves it to the SDK (null); `cancel` tells when the client cancels it. */
+export type Interceptor = (request: { method: string; params?: unknown }, cancel: CancelHook) => Promise<InterceptedReply> | null;
 
 /** Returns the error for a request that cannot be served as sent (bad envelope or params), else null. */
 export type RequestScreen = (request: { method: string; params?: unknown }) => { code: number; message: string; data?: unknown } | null;
@@ -128,8 +130,8 @@ export class SocketTransport implements Transport {
   private corked = false;
   /** The client ended its side (a half-close): this side ends once every request it sent is answered. */
   private peerEnded = false;
-  /** Intercepted requests still being worked on, by id: true once cancelled. */
-  private readonly intercepted = new Map<string | number, boolean>();
+  /** Intercepted requests still being worked on, by id, with their cancel. */
+  private readonly intercepted = new Map<string | number, RequestCancel>();
 
   constructor(
     private readonly socket: Socket,
@@ -305,7 +307,7 @@ export class SocketTransport implements Transport {
     // of requests at once (a read, then a "cancel" request naming it, and again).
     const cancelled = cancelledRequestId(parsed);
     if (cancelled !== undefined) {
-      if (this.intercepted.get(cancelled) === false) this.intercepted.set(cancelled, true);
+      this.intercepted.get(cancelled)?.cancel();
       this.trackRequest(cancelled, false);
     }
     this.onmessage?.(msg);
@@ -313,14 +315,18 @@ export class SocketTransport implements Transport {
 
   /** A request the interceptor takes is answered from it, never seen by the SDK. */
   private intercept(request: { id: string | number; method: string; params?: unknown }): boolean {
-    const pending = this.options.intercept?.(request);
+    const intercept = this.options.intercept;
+    if (!intercept) return false;
+    const cancel = new RequestCancel();
+    const pending = intercept(request, cancel);
     if (!pending) return false;
     const { id } = request;
     if (this.intercepted.has(id)) {
+      cancel.cancel(); // its work started: what it waits on (an ask) is withdrawn, its reply dropped
       this.output.writeLine({ jsonrpc: '2.0', id, error: { code: ErrorCodes.invalidRequest, message: 'Invalid Request: id already in use' } });
       return true;
     }
-    this.intercepted.set(id, false);
+    this.intercepted.set(id, cancel);
     this.trackRequest(id, true);
     void this.replyIntercepted(id, pending);
     return true;
@@ -333,7 +339,7 @@ export class SocketTransport implements Transport {
     } catch (err) {
       reply = { error: { code: ErrorCodes.internalError, message: (err as Error).message || 'Internal error' } };
     }
-    const cancelled = this.intercepted.get(id) === true;
+    const cancelled = this.intercepted.get(id)?.cancelled === true;
     this.intercepted.delete(id);
     // A cancelled request gets no reply (its slot was freed when the cancel came).
     if (cancelled || this.closed) {

@@ -49,6 +49,8 @@ describe('requests worked on at once', () => {
     await eventually(() => calls.length === MAX_IN_FLIGHT + 1, 5000, 'the slot the cancel freed taken');
     expect(calls.at(-1)?.id).toBe(MAX_IN_FLIGHT + 1);
     expect(pair.received).toContainEqual(cancel); // handed on, for the SDK to abort the work
+    // The fast path's work is told too (an ask it waits on is withdrawn); the others are not.
+    expect(calls.filter((c) => c.cancelled).map((c) => c.id)).toEqual([1]);
     // A request that only mentions the method keeps its place in line.
     await pair.write(requestLine('x', 'resources/read', { uri: 'file:///x', _meta: { method: 'notifications/cancelled' } }));
     await turns(5);
@@ -60,7 +62,7 @@ describe('requests worked on at once', () => {
 
   it('a cancel of a request still waiting for a slot keeps its place behind it: the request is not answered', async () => {
     const { intercept, calls } = heldReplies();
-    const pair = await open({ intercept: (request) => (request.method === 'resources/read' ? intercept(request) : null) });
+    const pair = await open({ intercept: (request, cancel) => (request.method === 'resources/read' ? intercept(request, cancel) : null) });
     await pair.write(Array.from({ length: MAX_IN_FLIGHT }, (_, i) => requestLine(i + 1, 'resources/read')).join(''));
     await pair.write(requestLine('queued-read', 'resources/read') + requestLine('queued-sdk', 'tools/list'));
     expect(calls).toHaveLength(MAX_IN_FLIGHT);
@@ -85,7 +87,7 @@ describe('requests worked on at once', () => {
 
   it('a request named notifications/cancelled (it has an id) cancels nothing: it frees no slot and drops no reply', async () => {
     const { intercept, calls } = heldReplies();
-    const pair = await open({ intercept: (request) => (request.method === 'resources/read' ? intercept(request) : null) });
+    const pair = await open({ intercept: (request, cancel) => (request.method === 'resources/read' ? intercept(request, cancel) : null) });
     await pair.write(Array.from({ length: MAX_IN_FLIGHT - 1 }, (_, i) => requestLine(i + 1, 'resources/read')).join(''));
     // The SDK answers it as an unknown method, and the read it names goes on. Taken as a cancel, it
     // freed the read's slot while the read went on: a client could run any number of reads at once.
@@ -96,6 +98,7 @@ describe('requests worked on at once', () => {
     expect(calls).toHaveLength(MAX_IN_FLIGHT - 1); // the read and the "cancel" fill the slots
     calls[0]?.reply.resolve({ result: { n: 1 } });
     await pair.client.waitFor((m) => m.id === 1); // answered: it was never cancelled
+    expect(calls[0]?.cancelled).toBe(false);
     await eventually(() => calls.length === MAX_IN_FLIGHT, 5000, 'the next read taken once the first is answered');
     expect(calls.at(-1)?.id).toBe('next');
   });

@@ -64,7 +64,7 @@ describe('SocketTransport lifecycle', () => {
 
   it('a peer that half-closes gets a streamed reply whole, and the reply that waited behind it', async () => {
     const held = heldReplies();
-    const pair = await open({ intercept: (request) => (request.method === 'resources/read' ? held.intercept(request) : null) });
+    const pair = await open({ intercept: (request, cancel) => (request.method === 'resources/read' ? held.intercept(request, cancel) : null) });
     await pair.write(requestLine('big', 'resources/read'));
     await eventually(() => held.calls.length === 1, 5000, 'the read taken');
     pair.client.send(requestLine(2, 'tools/list'));
