@@ -13,7 +13,12 @@ export type EntryDraft = Omit<AccessEntry, 'seq'>;
  */
 export function isNoise(e: Pick<AccessEntry, 'outcome' | 'errorCode' | 'errorReason'>): boolean {
   if (e.outcome === 'error') return e.errorCode === ErrorCodes.resourceNotFound;
-  return e.outcome === 'denied' && e.errorCode === ErrorCodes.readNotAllowed && (e.errorReason === 'no-window' || e.errorReason === 'busy');
+  // A read the client cancelled while asked about is one it can make at will too (read, cancel, again).
+  return (
+    e.outcome === 'denied' &&
+    e.errorCode === ErrorCodes.readNotAllowed &&
+    (e.errorReason === 'no-window' || e.errorReason === 'busy' || e.errorReason === 'cancelled')
+  );
 }
 
 export interface NoiseFolderOptions {

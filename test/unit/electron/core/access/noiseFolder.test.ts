@@ -80,6 +80,8 @@ describe('NoiseFolder', () => {
     expect(isNoise({ outcome: 'error', errorCode: -32602 })).toBe(true);
     expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'no-window' })).toBe(true);
     expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'busy' })).toBe(true);
+    // Asked, but cancelled by the client: it can read and cancel again and again.
+    expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'cancelled' })).toBe(true);
     // The person answered, or an ask waited out its time: real.
     expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'denied' })).toBe(false);
     expect(isNoise({ outcome: 'denied', errorCode: 1005, errorReason: 'timeout' })).toBe(false);
