@@ -32,6 +32,11 @@ test('a file’s size reads the same in the folder row, the tree, the preview, H
   }
   await page.getByRole('tab', { name: 'History' }).click();
   await expect(page.getByTestId('history-row')).toContainText('1.5 MiB');
+  // Shown whole in the smallest window, not cut to "1.5 M…".
+  await page.setViewportSize({ width: 800, height: 600 });
+  const sizeCell = page.getByTestId('history-row').locator('td.num');
+  await expect(sizeCell).toHaveText('1.5 MiB');
+  expect(await sizeCell.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
   await page.getByTestId('open-settings').click();
   await expect(page.getByTestId('settings-sheet')).toContainText('MiB');
   // No other spelling anywhere in the window: no "MB", "KB", "kB".
