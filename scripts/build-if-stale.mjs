@@ -5,16 +5,35 @@
 // renamed file changes its folder's time); the stamp records the newest time
 // seen before the build started, so an edit made during a build is built next
 // time. `--stamp` only writes the stamp (the end of `npm run build`).
+// The lock files go by content: `npm install` rewrites them (same bytes, new
+// time) on every run, so the README's `npm install && npm run serve` built
+// everything again each time.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp.json');
-/** What the build reads: sources, configs, and the installed packages (npm rewrites node_modules/.package-lock.json on every install). */
+/** What the build reads: sources, configs, and the installed packages (by their lock files' contents: see above). */
 const INPUT_DIRS = ['electron', 'shared', 'renderer', 'build'];
-const INPUT_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'];
+const INPUT_FILES = ['package.json'];
+const LOCK_FILES = ['package-lock.json', 'node_modules/.package-lock.json'];
+
+/** A digest of the lock files' contents (a missing one counts as empty). */
+function locksDigest() {
+  const hash = createHash('sha256');
+  for (const f of LOCK_FILES) {
+    try {
+      hash.update(readFileSync(path.join(ROOT, f)));
+    } catch {
+      // not there (e.g. no node_modules yet)
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
 const isConfig = (name) => /^(tsconfig.*\.json|.*\.vite\.config\.ts|electron\.vite\.config\.ts)$/.test(name);
 
 function newestInput() {
@@ -46,26 +65,28 @@ function newestInput() {
   return newest;
 }
 
-function stampedNewest() {
+function readStamp() {
   try {
-    return JSON.parse(readFileSync(STAMP, 'utf8')).newestInput;
+    return JSON.parse(readFileSync(STAMP, 'utf8'));
   } catch {
     return null;
   }
 }
 
-const writeStamp = (newest) => writeFileSync(STAMP, `${JSON.stringify({ newestInput: newest })}\n`);
+const writeStamp = (newest, locks) => writeFileSync(STAMP, `${JSON.stringify({ newestInput: newest, locks })}\n`);
 
 const newest = newestInput();
+const locks = locksDigest();
 if (process.argv.includes('--stamp')) {
-  writeStamp(newest);
+  writeStamp(newest, locks);
   process.exit(0);
 }
-const stamped = stampedNewest();
-if (stamped !== null && stamped >= newest && existsSync(path.join(ROOT, 'dist', 'electron', 'cli.js'))) {
+const stamp = readStamp();
+const stamped = typeof stamp?.newestInput === 'number' ? stamp.newestInput : null;
+if (stamped !== null && stamped >= newest && stamp.locks === locks && existsSync(path.join(ROOT, 'dist', 'electron', 'cli.js'))) {
   process.exit(0); // built, and nothing it reads changed since
 }
 process.stderr.write(stamped === null ? 'mcp-shelf: building (first run)…\n' : 'mcp-shelf: sources changed since the last build; building…\n');
 const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-writeStamp(newest); // what this build started from
+writeStamp(newest, locks); // what this build started from

@@ -30,7 +30,10 @@ export interface FolderInfo {
   /** Why the folder is not served (missing, unreadable…), or a watcher note. */
   error: string | null;
   fileCount: number;
+  /** Bytes of its files; partial while `sizing`. */
   totalBytes: number;
+  /** Its files' sizes are still being read after a full index (they are listed first, stat'ed after). */
+  sizing: boolean;
   /** How long its last full index took, in milliseconds (null before one finished). */
   indexMs: number | null;
   /** Saved in settings (false: given on the command line for this run only). */

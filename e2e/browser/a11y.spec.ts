@@ -4,7 +4,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
-import { docx } from '../../test/support/documents.js';
+import { docx, pdfWithText } from '../../test/support/documents.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
 import { expect, publishByPath, test } from './shelfFixture.js';
@@ -92,6 +92,20 @@ test('every view has no critical or serious accessibility violation, in light an
   await page.getByRole('button', { name: `Options of ${path.basename(root)}` }).click();
   problems.push(...(await violations(page, 'folder options')));
 
+  expect(problems).toEqual([]);
+});
+
+test('a PDF’s preview and a tree filter that matches nothing have no critical or serious violation', async ({ page, shelf }) => {
+  await writeFile(path.join(root, 'report.pdf'), await pdfWithText(['Quarterly report']));
+  const problems: string[] = [];
+  await page.goto(shelf.url);
+  await publishByPath(page, root);
+  await page.getByTestId('file-row').filter({ hasText: 'report.pdf' }).click();
+  await expect(page.getByTestId('pdf-view')).toBeVisible();
+  problems.push(...(await violations(page, 'preview: pdf')));
+  await page.getByLabel('Filter files').fill('zzzznothing');
+  await expect(page.getByText('No file matches the filter.')).toBeVisible();
+  problems.push(...(await violations(page, 'tree: no match')));
   expect(problems).toEqual([]);
 });
 

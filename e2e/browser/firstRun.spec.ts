@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -77,6 +77,9 @@ test('the README’s first command serves on a fresh HOME, opens the window, and
     await expect(page.getByRole('tab', { name: 'Connect a client' })).toBeVisible();
 
     await stop(first);
+    // What the command's `npm install` does to an installed tree on every run: the lock files rewritten, same bytes, new times.
+    const now = new Date();
+    for (const lock of ['package-lock.json', 'node_modules/.package-lock.json']) await utimes(path.resolve(lock), now, now);
     const second = runServe(serve, env);
     runs.push(second);
     await expect.poll(() => second.stderr(), { timeout: 60_000, message: 'the second run’s address' }).toMatch(/window: http/);

@@ -27,6 +27,8 @@ export interface LibraryListener {
   updated?(uris: readonly string[]): void;
   /** A folder's state changed (missing, back, polling…), with a message for logs. */
   folderState?(folder: PublishedFolder, message: string): void;
+  /** A folder's sizes are all read after its full index (its total is final). */
+  folderSized?(folder: PublishedFolder): void;
   /** Which files of a folder came, changed or went (its first index arrives as all added). */
   filesChanged?(folder: PublishedFolder, change: FolderChange): void;
   /** A folder stopped being published (removed, or replaced to apply new rules). */
@@ -121,6 +123,7 @@ export class Library {
       {
         onChange: (f, change) => this.onFolderChange(f, change),
         onState: (f, message) => this.emit((l) => l.folderState?.(f, message)),
+        onSized: (f) => this.emit((l) => l.folderSized?.(f)),
       },
       () => this.options.clientsBusy?.() ?? false,
     );

@@ -21,6 +21,8 @@ export type { HiddenSummary } from './hiddenTally.js';
 export interface FolderEvents {
   onChange(folder: PublishedFolder, change: FolderChange): void;
   onState(folder: PublishedFolder, message: string): void;
+  /** The sizes of the files a full index listed are all read (see `sizing`). */
+  onSized?(folder: PublishedFolder): void;
 }
 
 /** How often a folder checks that its root is still the same directory. */
@@ -165,9 +167,17 @@ export class PublishedFolder {
     (entry) => this.statNow(entry),
     () => this.clientsBusy(),
     () => this.state !== 'stopped' && this.state !== 'missing',
-    // A big folder's size is complete only now: said (which refreshes the window's total). A small one's was before anyone asked.
-    (files, ms) => ms > 1000 && this.events.onState(this, `${this.root}: sizes of ${files.toLocaleString('en')} files read in ${(ms / 1000).toFixed(1)} s`),
+    // The folder's size is complete only now: the window is told whatever the pass took (it may have asked before); a long pass is logged too.
+    (files, ms) => {
+      if (ms > 1000) this.events.onState(this, `${this.root}: sizes of ${files.toLocaleString('en')} files read in ${(ms / 1000).toFixed(1)} s`);
+      else this.events.onSized?.(this);
+    },
   );
+
+  /** Whether its files' sizes are still being read after a full index (totalBytes is then partial). */
+  get sizing(): boolean {
+    return this.statPass.running;
+  }
 
   /**
    * While the folder is still being indexed: the entry a file would get,

@@ -22,6 +22,11 @@ export class StatPass {
     private readonly done: (files: number, ms: number) => void,
   ) {}
 
+  /** Whether a pass is under way (sizes are still being read). */
+  get running(): boolean {
+    return this.pass !== null;
+  }
+
   start(): void {
     this.pass = { of: this.index.generation, at: this.index.values(), started: performance.now() };
     this.schedule();

@@ -168,6 +168,7 @@ export class Shelf {
           log(message);
           this.foldersChanged();
         },
+        folderSized: () => this.foldersChanged(),
         // Text extracted from a folder's documents does not outlive its publishing.
         folderUnpublished: (f) => void this.documents?.forgetFolder(f.realRoot),
       }),

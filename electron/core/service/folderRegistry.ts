@@ -314,6 +314,7 @@ export class FolderRegistry {
       error: f.options.enabled ? (p?.error ?? f.failure) : null,
       fileCount: p?.fileCount ?? 0,
       totalBytes: p?.totalBytes ?? 0,
+      sizing: p?.sizing ?? false,
       indexMs: p?.indexMs === null || p?.indexMs === undefined ? null : Math.round(p.indexMs),
       saved: f.saved,
       hidden: p?.hidden.map((h) => ({ ...h, examples: [...h.examples] })) ?? [],

@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import { WEB_API_PROTOCOL, WEB_TOKEN_PROTOCOL_PREFIX } from '../../../shared/shelfApi.js';
 import type { ShelfService } from '../service/shelfService.js';
 import { hostAllowed, originAllowed, sameSecret } from '../transport/requestGuards.js';
-import { isFileLink, serveFileLink } from './linkedFiles.js';
+import { FileLinkSlots, isFileLink, serveFileLink } from './linkedFiles.js';
 import { refuse, serveWindowFile } from './windowFiles.js';
 import { type Pongs, serveWindowSocket, startHeartbeat } from './windowSocket.js';
 
@@ -54,10 +54,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const rendererRoot = await realpath(options.rendererDir).catch(() => options.rendererDir);
   let port = options.port;
 
+  const linkSlots = new FileLinkSlots();
   const sameHost = (req: http.IncomingMessage): boolean => hostAllowed(req.headers.host, port) && originAllowed(req.headers.origin, port);
   const server = http.createServer((req, res) => {
     if (!sameHost(req)) return refuse(res, 403, 'Forbidden: Host or Origin is not this server');
-    const served = isFileLink(req.url) ? serveFileLink(req, res, service) : serveWindowFile(req, res, rendererRoot);
+    const served = isFileLink(req.url) ? serveFileLink(req, res, service, linkSlots) : serveWindowFile(req, res, rendererRoot);
     served.catch(() => {
       // What went wrong stays on this side: a message can name paths on the machine.
       if (!res.headersSent) refuse(res, 500, 'Internal error');

@@ -75,7 +75,7 @@ export function FolderList({
                 <span
                   className="folder-count"
                   data-testid="folder-count"
-                  title={f.options.enabled && f.state !== 'indexing' ? `${filesLabel(f.fileCount)}, ${formatBytes(f.totalBytes)}` : undefined}
+                  title={f.options.enabled && f.state !== 'indexing' && !f.sizing ? `${filesLabel(f.fileCount)}, ${formatBytes(f.totalBytes)}` : undefined}
                 >
                   {folderSummary(f).files}
                   {folderSummary(f).size && <span className="folder-size"> · {folderSummary(f).size}</span>}

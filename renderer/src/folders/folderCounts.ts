@@ -17,6 +17,8 @@ export function folderSummary(f: FolderInfo): { files: string; size: string | nu
   if (f.state === 'missing') return { files: 'missing', size: null };
   if (f.state === 'error') return { files: 'not published', size: null };
   if (counting(f)) return { files: 'counting…', size: null };
+  // Listed, but sizes still being read: the total would climb, so it is not shown as one.
+  if (f.sizing) return { files: filesLabel(f.fileCount), size: 'counting…' };
   return { files: filesLabel(f.fileCount), size: formatBytes(f.totalBytes) };
 }
 

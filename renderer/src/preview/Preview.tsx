@@ -155,7 +155,7 @@ export function PreviewBody({
       // Set once the address is known: an <object> whose data changes loads again.
       if (link === undefined) return <p className="muted">Reading…</p>;
       return (
-        <object className="pdf-view" data={link ?? blobUrl ?? undefined} type="application/pdf" data-testid="pdf-view">
+        <object className="pdf-view" data={link ?? blobUrl ?? undefined} type="application/pdf" aria-label={name} data-testid="pdf-view">
           <p className="note">This window cannot display PDFs here; the bytes follow.</p>
           {hexBytes && <HexView bytes={hexBytes} />}
         </object>

@@ -153,7 +153,8 @@ export function ResourceTree({
       <div
         ref={scrollRef}
         className="tree-scroll"
-        role="tree"
+        // A tree must hold tree items: with none (a filter that matches nothing) it is a plain group.
+        role={rows.length > 0 ? 'tree' : 'group'}
         tabIndex={0}
         aria-label="Files"
         aria-activedescendant={rows[active] ? `row-${active}` : undefined}
