@@ -99,6 +99,15 @@ test('History and Traffic say why each read failed (secret, hidden, ignored, out
   await page.getByLabel('Reason', { exact: true }).selectOption('too-large');
   await expect(page.getByTestId('traffic-row')).toHaveCount(1);
   await expect(page.getByTestId('traffic-row')).toContainText('big.txt');
+  // At 800×600 (the sidebar as it opens) what tells calls apart is whole: the method, the status's reason.
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.getByLabel('Reason', { exact: true }).selectOption('');
+  const cut = async (cells: import('@playwright/test').Locator) =>
+    cells.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+  await expect.poll(() => cut(page.getByTestId('traffic-row').getByRole('gridcell').nth(3))).toEqual([]);
+  expect(await cut(page.getByTestId('traffic-reason'))).toEqual([]);
+  await expect(page.getByTestId('traffic-row').filter({ hasText: 'resources/read' }).first()).toBeVisible();
+  await page.getByLabel('Reason', { exact: true }).selectOption('too-large');
   await shoot(page, '26-traffic-reasons');
 });
 

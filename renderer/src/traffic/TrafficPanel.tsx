@@ -260,7 +260,7 @@ export function TrafficPanel({
                 >
                   {row.answer ? '⇄' : e.direction === 'in' ? '→' : '←'}
                 </span>
-                <span role="gridcell" className="mono ellipsis" title={e.id !== null ? `id ${String(e.id)}` : undefined}>
+                <span role="gridcell" className="mono ellipsis" title={`${e.client ?? `client #${e.connectionId}`}${e.id !== null ? ` · id ${String(e.id)}` : ''}`}>
                   {e.method ?? '—'}
                 </span>
                 <span
@@ -299,7 +299,7 @@ export function TrafficPanel({
         <div className={`traffic-detail${wrap ? ' wrap' : ''}`} data-testid="traffic-detail">
           <div className="detail-bar">
             <span className="small muted">
-              {chosen.method ?? 'message'}
+              {chosen.client ?? `client #${chosen.connectionId}`} · {chosen.method ?? 'message'}
               {chosen.id !== null ? ` · id ${String(chosen.id)}` : ''}
               {chosen.target ? ` · ${chosen.target}` : ''}
               {chosen.detail ? ` → ${chosen.detail}` : ''}
