@@ -260,7 +260,11 @@ export function TrafficPanel({
                 >
                   {row.answer ? '⇄' : e.direction === 'in' ? '→' : '←'}
                 </span>
-                <span role="gridcell" className="mono ellipsis" title={`${e.client ?? `client #${e.connectionId}`}${e.id !== null ? ` · id ${String(e.id)}` : ''}`}>
+                <span
+                  role="gridcell"
+                  className="mono ellipsis"
+                  title={`${e.client ?? `client #${e.connectionId}`}${e.id !== null ? ` · id ${String(e.id)}` : ''}`}
+                >
                   {e.method ?? '—'}
                 </span>
                 <span
