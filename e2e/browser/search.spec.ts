@@ -113,3 +113,28 @@ test('a hit clicked while the folder’s listing is still loading opens the file
   await expect(page.getByTestId('code-view')).toContainText('The otter sanctuary budget was approved.');
   await expect(page.locator('.toast')).toHaveCount(0);
 });
+
+test('back on the Search tab after opening a hit, the query, its results and the hit are still there', async ({ page, shelf }) => {
+  await page.goto(shelf.url);
+  await publishByPath(page, root);
+  await page.getByRole('tab', { name: 'Search' }).click();
+  const box = page.getByLabel('Search file contents');
+  await expect(page.getByTestId('search-status')).toContainText('4 files indexed');
+  await box.fill('otter*');
+  await expect(page.getByTestId('search-hit')).toHaveCount(4);
+  await box.press('ArrowDown');
+  await box.press('ArrowDown');
+  const third = (await page.getByTestId('search-hit').nth(2).getAttribute('aria-selected')) === 'true';
+  expect(third).toBe(true);
+  const name = (await page.getByTestId('search-hit').nth(2).locator('.hit-name').textContent()) ?? '';
+  await box.press('Enter');
+  await expect(page.getByTestId('resource-uri')).toContainText(name.trim());
+  await page.getByRole('tab', { name: 'Search' }).click();
+  await expect(page.getByLabel('Search file contents')).toHaveValue('otter*');
+  await expect(page.getByTestId('search-hit')).toHaveCount(4);
+  await expect(page.getByTestId('search-hit').nth(2)).toHaveAttribute('aria-selected', 'true');
+  // A new query starts at its first hit.
+  await page.getByLabel('Search file contents').fill('hold hands');
+  await expect(page.getByTestId('search-hit')).toHaveCount(1);
+  await expect(page.getByTestId('search-hit').first()).toHaveAttribute('aria-selected', 'true');
+});

@@ -21,6 +21,7 @@ import { FolderList } from './folders/FolderList';
 import { useFolderActions } from './folders/useFolderActions';
 import { useSelection } from './preview/useSelection';
 import { ResourceTree } from './resources/ResourceTree';
+import { useSearchDraft } from './search/useSearch';
 import { type SettingsSection, SettingsSheet } from './settings/SettingsSheet';
 import { useTraffic } from './traffic/useTraffic';
 import { Toasts } from './ui/Toasts';
@@ -44,6 +45,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const access = useAccess(api, live, fail);
   useAskAlert(access.asks);
   const modes = usePreviewModes();
+  const searchDraft = useSearchDraft();
   const [tab, setTab] = useState<TabId>('preview');
   const showPreview = useCallback(() => setTab('preview'), []);
   const warn = useCallback((text: string) => notify('warning', text), [notify]);
@@ -87,6 +89,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     traffic,
     access,
     modes,
+    searchDraft,
     historyUri,
     showHistory: (uri) => {
       setHistoryUri(uri);

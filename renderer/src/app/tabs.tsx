@@ -11,6 +11,7 @@ import { ConnectPanel } from '../clients/ConnectPanel';
 import type { FolderActions } from '../folders/useFolderActions';
 import type { SelectionState } from '../preview/useSelection';
 import { SearchPanel } from '../search/SearchPanel';
+import type { SearchDraft } from '../search/useSearch';
 import type { SettingsSection } from '../settings/SettingsSheet';
 import { TrafficPanel } from '../traffic/TrafficPanel';
 import type { TrafficState } from '../traffic/useTraffic';
@@ -30,6 +31,8 @@ export interface TabContext {
   traffic: TrafficState;
   access: AccessState;
   modes: PreviewModes;
+  /** The Search tab's query, results and hit, kept while it is away. */
+  searchDraft: SearchDraft;
   /** The file whose history the History tab shows (null: all). */
   historyUri: string | null;
   showHistory: (uri: string | null) => void;
@@ -59,7 +62,16 @@ export const TABS = [
     label: 'Search',
     shortcut: '2',
     render: (c) =>
-      c.shelf.folders && <SearchPanel api={c.api} folders={c.shelf.folders} onOpen={c.open.openHit} fail={c.fail} indexing={c.shelf.status?.search ?? null} />,
+      c.shelf.folders && (
+        <SearchPanel
+          api={c.api}
+          folders={c.shelf.folders}
+          onOpen={c.open.openHit}
+          fail={c.fail}
+          indexing={c.shelf.status?.search ?? null}
+          draft={c.searchDraft}
+        />
+      ),
   },
   {
     id: 'traffic',

@@ -1,12 +1,12 @@
 import './search.css';
 
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef } from 'react';
 
 import type { FolderInfo, SearchHit, ShelfApi } from '../../../shared/shelfApi';
 import { snippetParts } from '../../../shared/snippetMarks';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
-import { type Indexing, useSearch } from './useSearch';
+import { type Indexing, type SearchDraft, useSearch } from './useSearch';
 
 /** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
 export function Snippet({ text }: { text: string }) {
@@ -26,20 +26,18 @@ export function SearchPanel({
   onOpen,
   fail,
   indexing,
+  draft,
 }: {
   api: ShelfApi;
   folders: FolderInfo[];
   onOpen: (hit: SearchHit) => void;
   fail: (err: unknown) => void;
   indexing: Indexing;
+  /** The query, results and hit, kept by the window while the tab is away. */
+  draft: SearchDraft;
 }) {
-  const [active, setActive] = useState(0);
-  const { query, setQuery, folder, setFolder, results, busy, more } = useSearch(
-    api,
-    indexing,
-    fail,
-    useCallback(() => setActive(0), []),
-  );
+  const { active, setActive } = draft;
+  const { query, setQuery, folder, setFolder, results, busy, more } = useSearch(api, indexing, fail, draft);
   const inputRef = useRef<HTMLInputElement>(null);
   const pending = indexing?.pending ?? 0;
 

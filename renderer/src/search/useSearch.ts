@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 import type { SearchResults, ShelfApi } from '../../../shared/shelfApi';
 
@@ -18,15 +18,41 @@ export interface SearchState {
 }
 
 /**
- * Content search as the Search tab asks it: debounced while typing, asked
- * again while the index fills (`indexing.pending` moves), 50 hits a page.
- * `onResults` hears of each new first page (the tab resets its cursor).
+ * What the Search tab shows, kept by the window while the tab is away (a
+ * hit opened in Preview and back finds its query, its results and the hit
+ * it was on).
  */
-export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown) => void, onResults: () => void): SearchState {
+export interface SearchDraft {
+  query: string;
+  setQuery: (q: string) => void;
+  folder: string;
+  setFolder: (f: string) => void;
+  results: SearchResults | null;
+  setResults: (r: SearchResults | null) => void;
+  /** The hit the keyboard is on. */
+  active: number;
+  setActive: (i: number | ((i: number) => number)) => void;
+}
+
+export function useSearchDraft(): SearchDraft {
   const [query, setQuery] = useState('');
   const [folder, setFolder] = useState('');
   const [results, setResults] = useState<SearchResults | null>(null);
+  const [active, setActive] = useState(0);
+  return { query, setQuery, folder, setFolder, results, setResults, active, setActive };
+}
+
+/**
+ * Content search as the Search tab asks it: debounced while typing, asked
+ * again while the index fills (`indexing.pending` moves), 50 hits a page.
+ * The keyboard's hit goes back to the first when the query or folder
+ * changes, not when the same search is asked again (the tab shown anew,
+ * the index grown).
+ */
+export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown) => void, draft: SearchDraft): SearchState {
+  const { query, setQuery, folder, setFolder, results, setResults, setActive } = draft;
   const [busy, setBusy] = useState(false);
+  const asked = useRef<string | null>(results ? `${folder}\u0000${query.trim()}` : null);
   const pending = indexing?.pending ?? 0;
   const on = indexing !== null;
 
@@ -34,6 +60,7 @@ export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown
     const q = query.trim();
     if (!q || !on) {
       setResults(null);
+      asked.current = null;
       return;
     }
     let current = true;
@@ -44,7 +71,9 @@ export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown
         .then((r) => {
           if (!current) return;
           setResults(r);
-          onResults();
+          const key = `${folder}\u0000${q}`;
+          if (asked.current !== key) setActive(0);
+          asked.current = key;
         }, fail)
         .finally(() => current && setBusy(false));
     }, 150);
@@ -53,14 +82,14 @@ export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown
       clearTimeout(timer);
     };
     // `pending` re-runs the search while the index fills.
-  }, [api, query, folder, fail, on, pending, onResults]);
+  }, [api, query, folder, fail, on, pending, setResults, setActive]);
 
   const more = useCallback(() => {
     if (!results?.nextCursor) return;
     api
       .searchContent(query.trim(), { ...(folder ? { folder } : {}), cursor: results.nextCursor, limit: 50 })
       .then((r) => setResults({ ...r, hits: [...results.hits, ...r.hits] }), fail);
-  }, [api, query, folder, results, fail]);
+  }, [api, query, folder, results, fail, setResults]);
 
   return { query, setQuery, folder, setFolder, results, busy, more };
 }
