@@ -109,6 +109,16 @@ test('History and Traffic say why each read failed (secret, hidden, ignored, out
   await expect(page.getByTestId('traffic-row').filter({ hasText: 'resources/read' }).first()).toBeVisible();
   await page.getByLabel('Reason', { exact: true }).selectOption('too-large');
   await shoot(page, '26-traffic-reasons');
+
+  // The preview of a file no client could read says that a client tried, and why it failed.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('tab', { name: 'Preview' }).click();
+  await page.getByTestId('file-row').filter({ hasText: 'big.txt' }).click();
+  await expect(page.getByTestId('access-line')).toContainText('No client has read this file yet: the last attempt, by Prober');
+  await expect(page.getByTestId('access-line')).toContainText('failed (too large)');
+  await shoot(page, '26-preview-failed-attempt');
+  await page.getByTestId('access-line').getByRole('button', { name: 'See its history' }).click();
+  await expect(page.getByTestId('history-row')).toHaveCount(1);
 });
 
 test('a client’s searches are in History, with what it looked for and how many hits it got', async ({ page, shelf }) => {

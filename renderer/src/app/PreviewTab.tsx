@@ -1,5 +1,6 @@
 import { useState } from 'react';
 
+import { useLastAttempt } from '../access/useLastAttempt';
 import { AddFolder } from '../folders/AddFolder';
 import { Preview } from '../preview/Preview';
 import type { TabContext } from './tabs';
@@ -25,6 +26,8 @@ export function PreviewTab({ c }: { c: TabContext }) {
   const { folders, host, status, clients } = c.shelf;
   const { selected, preview, reading, updatedAt } = c.selection;
   const { focus } = c.open;
+  const access = selected ? c.access.byUri.get(selected.uri) : undefined;
+  const lastAttempt = useLastAttempt(c.api, selected?.uri ?? '', !!selected && !access, c.access.version);
   if (folders === null) {
     return (
       <div className="empty-small centered" data-testid="loading">
@@ -85,7 +88,8 @@ export function PreviewTab({ c }: { c: TabContext }) {
       hasText={selected.hasText === true}
       preview={preview}
       loading={reading}
-      access={c.access.byUri.get(selected.uri)}
+      access={access}
+      lastAttempt={lastAttempt}
       onHistory={() => c.showHistory(selected.uri)}
     />
   );

@@ -3,7 +3,8 @@ import './preview.css';
 import { useEffect, useMemo, useState } from 'react';
 
 import { textUriOf } from '../../../shared/documentUris';
-import type { FileAccess, ModelPreview, ModelReadRequest, ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
+import { READ_FAILURES } from '../../../shared/readFailure';
+import type { AccessEntry, FileAccess, ModelPreview, ModelReadRequest, ReadPreview, ResourceContents, ResourceInfo } from '../../../shared/shelfApi';
 import { describeAccess } from '../access/useAccess';
 import { formatBytes, formatWhen } from '../format';
 import { CopyButton } from '../ui/CopyButton';
@@ -210,6 +211,7 @@ export function Preview({
   preview,
   loading,
   access,
+  lastAttempt,
   onHistory,
   readText,
   ocr = false,
@@ -232,6 +234,8 @@ export function Preview({
   loading: boolean;
   /** How often clients read this file (absent: never, as far as the history holds). */
   access?: FileAccess;
+  /** With no reads: the newest history entry for the file (a failed attempt is said). */
+  lastAttempt?: AccessEntry | null;
   /** Opens the history of this file. */
   onHistory?: () => void;
   /** Reads a document's text resource (`?as=text`), as a client would. */
@@ -352,8 +356,14 @@ export function Preview({
         </div>
         <div className="access-line small" data-testid="access-line">
           <span className={`access-dot${access ? ' seen' : ''}`} aria-hidden="true" />
-          <span className={access ? '' : 'muted'}>{access ? describeAccess(access, formatWhen) : 'No client has read this file yet.'}</span>
-          {access && onHistory && (
+          <span className={access ? '' : 'muted'}>
+            {access
+              ? describeAccess(access, formatWhen)
+              : lastAttempt?.failure
+                ? `No client has read this file yet: the last attempt, by ${lastAttempt.client ?? 'an unnamed client'} ${formatWhen(lastAttempt.time)}, failed (${READ_FAILURES[lastAttempt.failure].label}).`
+                : 'No client has read this file yet.'}
+          </span>
+          {(access || lastAttempt?.failure) && onHistory && (
             <button type="button" className="link small" onClick={onHistory}>
               See its history
             </button>
