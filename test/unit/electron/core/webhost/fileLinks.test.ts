@@ -39,7 +39,14 @@ describe('file links: a PDF served under its own name', () => {
     pdf = await pdfWithText(['Survey of the northern lakes']);
     // Bigger than loopback's socket buffers, so a reader that takes nothing leaves its response unfinished.
     const big = Buffer.concat([Buffer.from(pdf), Buffer.from('\n%'), Buffer.alloc(6_000_000, 'x'), Buffer.from('\n')]);
-    folder = await makeTree({ 'big.pdf': big, 'Lake survey – 2026.pdf': pdf, 'gone.pdf': pdf, 'notes.html': '<script>alert(1)</script>', 'fake.pdf.txt': 'x' });
+    folder = await makeTree({
+      'big.pdf': big,
+      'Lake survey – 2026.pdf': pdf,
+      "Café's notes (1)*.pdf": pdf,
+      'gone.pdf': pdf,
+      'notes.html': '<script>alert(1)</script>',
+      'fake.pdf.txt': 'x',
+    });
     svc = await startService();
     await svc.service.addFolders([folder]);
     web = await startWebHost({ service: svc.service, rendererDir, port: 0 });
@@ -69,6 +76,13 @@ describe('file links: a PDF served under its own name', () => {
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
     expect((await get(web.port, at as string, {}, 'POST')).status).toBe(405);
+  });
+
+  it('names any file in Content-Disposition in RFC 5987 form: no bare quote or parenthesis in filename*', async () => {
+    const at = (await link("Café's notes (1)*.pdf")) as string;
+    const res = await get(web.port, at);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(`inline; filename="Caf_'s notes (1)*.pdf"; filename*=UTF-8''Caf%C3%A9%27s%20notes%20%281%29%2A.pdf`);
   });
 
   it('gives links for published PDFs only: no HTML or other file is ever served from the window origin', async () => {
