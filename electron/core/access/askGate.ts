@@ -80,6 +80,12 @@ interface Waiting {
   waiters: number;
 }
 
+/** An ask its client cancelled: gone from the list, still counted against its connection until its deadline. */
+interface Withdrawn {
+  connectionId: number;
+  deadline: number;
+}
+
 /**
  * Ask-before-read: a read from such a folder waits here until the person
  * allows it once, allows this client (connection) until it disconnects, or
@@ -95,6 +101,16 @@ export class AskGate {
   private readonly waiting = new Map<number, Waiting>();
   /** connection id → folders it may read without asking, until it disconnects. */
   private readonly grants = new Map<number, Set<string>>();
+  /**
+   * Asks withdrawn because their client cancelled, by ask id, until their
+   * deadline. Each new ask reaches the person (the window's list, a system
+   * notification, the desktop raising its window), so a read-cancel loop
+   * would raise one after another; counted as if still waiting, a connection
+   * gets no more than its share per ask timeout, as when asks stayed until
+   * answered. Per connection only, so no other connection is kept out.
+   * Bounded: a connection holds at most MAX_WAITING_PER_CONNECTION of these and waiting asks together.
+   */
+  private readonly withdrawn = new Map<number, Withdrawn>();
   private nextId = 1;
 
   constructor(private readonly options: AskGateOptions) {}
@@ -107,13 +123,15 @@ export class AskGate {
   check(who: Requester, target: AskTarget, cancel?: CancelHook): Promise<void> {
     if (who.grantable && this.grants.get(who.connectionId)?.has(target.folder)) return Promise.resolve();
     if (this.options.windows() === 0) return Promise.reject(notAllowed(target.uri, 'no-window'));
+    // Cancelled before it got here (while the file was looked up, or in the same packet): nobody is asked.
+    if (cancel?.cancelled) return Promise.reject(notAllowed(target.uri, 'cancelled'));
     if (who.grantable) {
       for (const w of this.waiting.values()) {
         if (w.ask.allowClient && w.ask.connectionId === who.connectionId && w.ask.uri === target.uri) return this.join(w, cancel);
       }
     }
     const party = partyOf(who);
-    let mine = 0; // this connection's asks waiting
+    let mine = this.withdrawnBy(who.connectionId); // this connection's asks waiting, and withdrawn ones still counted
     let ours = 0; // its party's
     for (const w of this.waiting.values()) {
       if (w.ask.connectionId === who.connectionId) mine++;
@@ -178,9 +196,22 @@ export class AskGate {
     w.waiters++;
     cancel?.onCancel(() => {
       if (this.waiting.get(w.ask.id) !== w) return; // answered meanwhile
-      if (--w.waiters <= 0) this.finish(w.ask.id, 'cancelled');
+      if (--w.waiters > 0) return;
+      this.withdrawn.set(w.ask.id, { connectionId: w.ask.connectionId, deadline: w.ask.deadline });
+      this.finish(w.ask.id, 'cancelled');
     });
     return w.promise;
+  }
+
+  /** A connection's withdrawn asks still counted (dropping those past their deadline). */
+  private withdrawnBy(connectionId: number): number {
+    const now = Date.now();
+    let n = 0;
+    for (const [id, x] of this.withdrawn) {
+      if (x.deadline <= now) this.withdrawn.delete(id);
+      else if (x.connectionId === connectionId) n++;
+    }
+    return n;
   }
 
   /**
@@ -229,6 +260,7 @@ export class AskGate {
   /** A connection ended: its grants end, and its waiting reads are refused. */
   connectionClosed(connectionId: number): void {
     this.grants.delete(connectionId);
+    for (const [id, x] of this.withdrawn) if (x.connectionId === connectionId) this.withdrawn.delete(id);
     for (const w of [...this.waiting.values()]) if (w.ask.connectionId === connectionId) this.finish(w.ask.id, 'disconnected');
   }
 
@@ -248,6 +280,7 @@ export class AskGate {
   close(): void {
     for (const w of [...this.waiting.values()]) this.finish(w.ask.id, 'no-window');
     this.grants.clear();
+    this.withdrawn.clear();
   }
 
   private finish(id: number, refusal: RefusalReason | null): void {

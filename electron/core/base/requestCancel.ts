@@ -5,6 +5,8 @@
  * which the socket's fast path would otherwise make for every read.
  */
 export interface CancelHook {
+  /** Cancelled already: work not yet begun (an ask not yet made) is not begun. */
+  readonly cancelled: boolean;
   /** `listener` runs once, when the request is cancelled (never if it is not). */
   onCancel(listener: () => void): void;
 }
@@ -31,6 +33,9 @@ export class RequestCancel implements CancelHook {
 /** The same, from the SDK's per-request AbortSignal. */
 export function cancelOfSignal(signal: AbortSignal): CancelHook {
   return {
+    get cancelled() {
+      return signal.aborted;
+    },
     onCancel(listener) {
       if (signal.aborted) return void queueMicrotask(listener);
       signal.addEventListener('abort', listener, { once: true });

@@ -31,10 +31,16 @@ export function isFileLink(url: string | undefined): boolean {
   return (url ?? '').startsWith(FILE_LINK_PREFIX);
 }
 
-/** `filename*` in RFC 5987 form (any name, in UTF-8), with a plain ASCII fallback. */
+/**
+ * `filename*` in RFC 5987 form (any name, in UTF-8), with a plain ASCII
+ * fallback. encodeURIComponent leaves ' ( ) * as they are, which RFC 5987
+ * does not allow: Chromium splits the value at each ' and drops one with
+ * more than two, falling back to the ASCII name ("café's.pdf" saved as "caf_'s.pdf").
+ */
 function disposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /**

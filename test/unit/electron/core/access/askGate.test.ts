@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { AskGate, type Requester } from '../../../../../electron/core/access/askGate.js';
+import { RequestCancel } from '../../../../../electron/core/base/requestCancel.js';
 import type { AccessAsk } from '../../../../../shared/shelfApi.js';
 
 const who = (connectionId: number, name: string | null = `client-${connectionId}`): Requester => ({
@@ -145,5 +146,58 @@ describe('AskGate', () => {
     expect(await real).toBe('allowed');
     g.close();
     expect((await Promise.all(squatter)).filter((o) => o === '1005:busy')).toHaveLength(9);
+  });
+  it('a read cancelled before its ask was made asks nobody (the window never sees it)', async () => {
+    const { g, seen } = gate();
+    const cancel = new RequestCancel();
+    cancel.cancel(); // the cancel came while the read was still looking its file up
+    expect(await outcome(g.check(who(1), target('a.txt'), cancel))).toBe('1005:cancelled');
+    expect(seen).toEqual([]);
+  });
+
+  it('a read-cancel loop raises no more asks than its connection’s share per ask timeout; other connections are not held up', async () => {
+    const { g, seen } = gate(1, 60_000);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const cancel = new RequestCancel();
+      const read = outcome(g.check(who(1), target('a.txt'), cancel));
+      cancel.cancel();
+      outcomes.push(await read);
+    }
+    // Each ask made reached the person (list, notification): 8, as if they had stayed; the rest were busy.
+    const asked = new Set(seen.flatMap((list) => list.map((a) => a.id)));
+    expect(asked.size).toBe(8);
+    expect(outcomes.filter((o) => o === '1005:cancelled')).toHaveLength(8);
+    expect(outcomes.filter((o) => o === '1005:busy')).toHaveLength(22);
+    expect(g.pending()).toEqual([]);
+    // Another connection is asked as usual; the looping one again once it reconnects.
+    const other = outcome(g.check(who(2), target('a.txt')));
+    expect(g.pending().map((a) => a.connectionId)).toEqual([2]);
+    g.connectionClosed(1);
+    void g.check(who(1), target('b.txt')).catch(() => undefined);
+    expect(g.pending().map((a) => a.connectionId)).toEqual([2, 1]);
+    g.close();
+    expect(await other).toBe('1005:no-window');
+  });
+
+  it('a withdrawn ask stops counting at its deadline', async () => {
+    vi.useFakeTimers();
+    try {
+      const { g } = gate(1, 60_000);
+      for (let i = 0; i < 8; i++) {
+        const cancel = new RequestCancel();
+        const read = outcome(g.check(who(1), target(`${i}.txt`), cancel));
+        cancel.cancel();
+        expect(await read).toBe('1005:cancelled');
+      }
+      expect(await outcome(g.check(who(1), target('late.txt')))).toBe('1005:busy');
+      vi.advanceTimersByTime(60_000);
+      const late = outcome(g.check(who(1), target('late.txt')));
+      expect(g.pending()).toHaveLength(1);
+      g.close();
+      expect(await late).toBe('1005:no-window');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
