@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
+import type { Page } from '@playwright/test';
+
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
@@ -34,8 +36,8 @@ declare global {
   }
 }
 
-test('a hidden tab gets a system notification for a waiting read; clicking it focuses the prompt', async ({ page, shelf }) => {
-  await page.context().grantPermissions(['notifications'], { origin: new URL(shelf.url).origin });
+/** Records every Notification the page builds, and lets the test hide the tab (headless Chromium shows every tab). */
+async function observeNotifications(page: Page): Promise<void> {
   await page.addInitScript(() => {
     // Every Notification the page builds is recorded (before the browser's own constructor runs, which may refuse headless).
     const Real = window.Notification;
@@ -59,6 +61,11 @@ test('a hidden tab gets a system notification for a waiting read; clicking it fo
     Object.defineProperty(Document.prototype, 'visibilityState', { get: () => (window.tabHidden ? 'hidden' : 'visible') });
     Object.defineProperty(Document.prototype, 'hidden', { get: () => window.tabHidden });
   });
+}
+
+test('a hidden tab gets a system notification for a waiting read; clicking it focuses the prompt', async ({ page, shelf }) => {
+  await page.context().grantPermissions(['notifications'], { origin: new URL(shelf.url).origin });
+  await observeNotifications(page);
   await page.goto(shelf.url);
   expect(await page.evaluate(() => Notification.permission)).toBe('granted');
   await publishByPath(page, privateDir);
@@ -84,7 +91,7 @@ test('a hidden tab gets a system notification for a waiting read; clicking it fo
     const [note] = await page.evaluate(() => window.seenNotes);
     expect(note?.title).toBe('Claude Desktop asks to read a file');
     expect(note?.body).toBe('diary.md\nOpen MCP Shelf to allow or deny it.');
-    expect(note?.tag).toMatch(/^mcp-shelf-ask-\d+$/);
+    expect(note?.tag).toBe('mcp-shelf-asks');
 
     // The owner was busy elsewhere in the page; the click on the notification brings them to the prompt.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -102,5 +109,42 @@ test('a hidden tab gets a system notification for a waiting read; clicking it fo
     expect(await read).toBe(`${ErrorCodes.readNotAllowed}:denied`);
   } finally {
     await client.close();
+  }
+});
+
+test('many asks at once make one notification that stands for all, not one each', async ({ page, shelf }) => {
+  const many = await makeTree(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`note${i + 1}.md`, `note ${i + 1}\n`])), 'e2e-notify-many-');
+  await page.context().grantPermissions(['notifications'], { origin: new URL(shelf.url).origin });
+  await observeNotifications(page);
+  await page.goto(shelf.url);
+  await publishByPath(page, many);
+  await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(many) })).toContainText('Watching');
+  await page.getByRole('button', { name: `Options of ${path.basename(many)}` }).click();
+  await page.getByTestId('ask-before-read').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('badge-ask')).toHaveCount(1);
+  await page.evaluate(() => {
+    window.tabHidden = true;
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  // A client spreading its reads over connections (each may hold 8 asks): six asks within a moment.
+  const clients = await Promise.all([connectSdkClient(shelf.socketPath, 'Flood A'), connectSdkClient(shelf.socketPath, 'Flood B')]);
+  try {
+    const reads = Array.from({ length: 6 }, (_, i) =>
+      (clients[i % 2] as (typeof clients)[0]).readResource({ uri: uriOf(many, `note${i + 1}.md`) }).catch(() => 'refused'),
+    );
+    await expect(page).toHaveTitle(/^\(6\) Reads waiting/);
+    // One notification at once; asks that come after it are summed up in the next, a few seconds on, replacing it (the same tag).
+    await expect
+      .poll(() => page.evaluate(() => window.seenNotes.at(-1)?.body), { timeout: 15_000 })
+      .toMatch(/^note\d\.md\nand 5 more reads waiting\nOpen MCP Shelf to allow or deny it\.$/);
+    const notes = await page.evaluate(() => window.seenNotes);
+    expect(notes.length).toBeLessThanOrEqual(2);
+    expect(new Set(notes.map((n) => n.tag))).toEqual(new Set(['mcp-shelf-asks']));
+    for (const c of clients) await c.close();
+    await Promise.all(reads);
+  } finally {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await rm(many, { recursive: true, force: true });
   }
 });

@@ -147,29 +147,47 @@ async function showWindow(): Promise<void> {
   win?.focus();
 }
 
-/** Asks already announced, so each new one raises one notification (bounded: the gate holds at most 64). */
+/** Asks already announced, so each is announced once (bounded: the gate holds at most 64). */
 const announced = new Set<number>();
+/** The one notification on screen: a newer one replaces it, so a client raising ask after ask cannot pile them up. */
+let shownNote: Notification | null = null;
+/** New notifications at most this often; asks that come meanwhile are announced together when it is up. */
+const NOTE_EVERY_MS = 5000;
+let lastNoteAt = -Infinity;
+let noteLater: NodeJS.Timeout | null = null;
 
 /**
  * A read waits for an answer: the window shows the prompt (opened if it was
- * closed to the tray) and a native notification says so even when the
- * window is behind others.
+ * closed to the tray, but not pulled forward again while it shows) and a
+ * native notification says so even when the window is behind others.
  */
 function announceAsks(asks: AccessAsk[]): void {
   const waiting = new Set(asks.map((a) => a.id));
   for (const id of announced) if (!waiting.has(id)) announced.delete(id);
   const fresh = asks.filter((a) => !announced.has(a.id));
-  if (fresh.length === 0) return;
+  const newest = fresh[fresh.length - 1];
+  if (!newest) return;
+  const wait = lastNoteAt + NOTE_EVERY_MS - Date.now();
+  if (wait > 0) {
+    noteLater ??= setTimeout(() => {
+      noteLater = null;
+      void service?.pendingAsks().then(announceAsks);
+    }, wait);
+    return;
+  }
   for (const a of fresh) announced.add(a.id);
-  const first = fresh[0] as AccessAsk;
-  void showWindow();
+  lastNoteAt = Date.now();
+  if (!win?.isVisible() || win.isMinimized()) void showWindow();
   if (Notification.isSupported()) {
     // The name is the client's own claim: said as such.
-    const who = first.client ? `A client calling itself “${first.client}” (#${first.connectionId})` : `Client #${first.connectionId}`;
-    const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more)` : '';
-    const note = new Notification({ title: 'Allow this read?', body: `${who} wants to read ${first.path}${more}. Answer in MCP Shelf.` });
+    const who = newest.client ? `A client calling itself “${newest.client}” (#${newest.connectionId})` : `Client #${newest.connectionId}`;
+    const others = asks.length - 1;
+    const more = others > 0 ? ` (and ${others} more waiting)` : '';
+    shownNote?.close();
+    const note = new Notification({ title: 'Allow this read?', body: `${who} wants to read ${newest.path}${more}. Answer in MCP Shelf.` });
     note.on('click', () => void showWindow());
     note.show();
+    shownNote = note;
   }
 }
 

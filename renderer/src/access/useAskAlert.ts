@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import type { AccessAsk } from '../../../shared/shelfApi';
 
@@ -33,15 +33,24 @@ export function askNotificationPermission(): void {
   void Notification.requestPermission().catch(() => undefined);
 }
 
+/** One system notification stands for every waiting ask (same tag: a newer one replaces it, quietly). */
+const NOTE_TAG = 'mcp-shelf-asks';
+/** New notifications at most this often: a client raising ask after ask (new connections) cannot fill the screen with them. */
+const NOTE_EVERY_MS = 5000;
+
 /**
  * A waiting read reaches the owner wherever they are: the tab's title
  * counts the asks and its icon gets a dot (both seen from another tab), and
  * a system notification says who asks for what when the page is hidden and
- * notifications are permitted. Each ask is announced once.
+ * notifications are permitted. Each ask is announced once, in one
+ * notification that stands for all that wait, at most every few seconds.
  */
 export function useAskAlert(asks: readonly AccessAsk[]): void {
   const baseTitle = useRef<string | null>(null);
   const announced = useRef(new Set<number>());
+  const lastNoteAt = useRef(-Infinity);
+  const later = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const [tick, setTick] = useState(0);
 
   useEffect(() => {
     baseTitle.current ??= document.title;
@@ -53,25 +62,43 @@ export function useAskAlert(asks: readonly AccessAsk[]): void {
     const waiting = new Set(asks.map((a) => a.id));
     for (const id of announced.current) if (!waiting.has(id)) announced.current.delete(id);
     if (!canNotify() || document.visibilityState === 'visible') return;
-    for (const ask of asks) {
-      if (announced.current.has(ask.id)) continue;
-      announced.current.add(ask.id);
-      try {
-        const note = new Notification(`${ask.client ?? 'A client'} asks to read a file`, {
-          body: `${ask.path}\nOpen MCP Shelf to allow or deny it.`,
-          tag: `mcp-shelf-ask-${ask.id}`,
-        });
-        // The click brings the owner to the prompt: the window, and its default answer focused (they may have been elsewhere in the page).
-        note.onclick = () => {
-          window.focus();
-          document.querySelector<HTMLElement>('[role="alertdialog"] [data-default-answer]')?.focus();
-          note.close();
-        };
-      } catch {
-        // Some browsers allow notifications only from a service worker: the title and the icon still say it.
-      }
+    const fresh = asks.filter((a) => !announced.current.has(a.id));
+    const newest = fresh[fresh.length - 1];
+    if (!newest) return;
+    const wait = lastNoteAt.current + NOTE_EVERY_MS - Date.now();
+    if (wait > 0) {
+      // Announced when the interval is up, with whatever waits then.
+      later.current ??= setTimeout(() => {
+        later.current = null;
+        setTick((t) => t + 1);
+      }, wait);
+      return;
     }
-  }, [asks]);
+    for (const a of fresh) announced.current.add(a.id);
+    lastNoteAt.current = Date.now();
+    const others = n - 1;
+    try {
+      const note = new Notification(`${newest.client ?? 'A client'} asks to read a file`, {
+        body: `${newest.path}${others > 0 ? `\nand ${others} more ${others === 1 ? 'read' : 'reads'} waiting` : ''}\nOpen MCP Shelf to allow or deny it.`,
+        tag: NOTE_TAG,
+      });
+      // The click brings the owner to the prompt: the window, and its default answer focused (they may have been elsewhere in the page).
+      note.onclick = () => {
+        window.focus();
+        document.querySelector<HTMLElement>('[role="alertdialog"] [data-default-answer]')?.focus();
+        note.close();
+      };
+    } catch {
+      // Some browsers allow notifications only from a service worker: the title and the icon still say it.
+    }
+  }, [asks, tick]);
+
+  useEffect(
+    () => () => {
+      if (later.current) clearTimeout(later.current);
+    },
+    [],
+  );
 
   // The plain icon from the start (index.html carries an empty one), and the page's own title back on unmount.
   useEffect(
