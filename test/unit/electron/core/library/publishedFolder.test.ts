@@ -80,7 +80,8 @@ describe('PublishedFolder', () => {
     watcher.markPath(file, false);
     await writeFile(path.join(root, 'c.txt'), 'c'); // a real change after them: once it is in, the events before it were handled
     await eventually(() => folder.get('c.txt') !== undefined, 5000, 'c.txt indexed');
-    expect(changes.flatMap((c) => [...c.added, ...c.removed, ...c.changed])).toEqual(['c.txt']);
+    // Only c.txt (added, and on a busy machine its write may come as a change of its own): b.txt's second event is none.
+    expect([...new Set(changes.flatMap((c) => [...c.added, ...c.removed, ...c.changed]))]).toEqual(['c.txt']);
     changes.length = 0;
     await writeFile(file, 'two'); // same size, and maybe the same mtime tick: its change time still moves
     await eventually(() => changes.some((c) => c.changed.includes('b.txt')), 5000, 'the rewrite reported');
