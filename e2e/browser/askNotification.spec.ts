@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, publishByPath, test } from './shelfFixture.js';
+import { askBeforeRead, expect, publishByPath, test } from './shelfFixture.js';
 
 /**
  * A waiting ask reaches an owner whose tab is hidden: a system notification
@@ -63,6 +63,14 @@ async function observeNotifications(page: Page): Promise<void> {
   });
 }
 
+/** The owner goes to another tab (as observeNotifications lets a test say). */
+async function hideTab(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    window.tabHidden = true;
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
 test('a hidden tab gets a system notification for a waiting read; clicking it focuses the prompt', async ({ page, shelf }) => {
   await page.context().grantPermissions(['notifications'], { origin: new URL(shelf.url).origin });
   await observeNotifications(page);
@@ -70,16 +78,10 @@ test('a hidden tab gets a system notification for a waiting read; clicking it fo
   expect(await page.evaluate(() => Notification.permission)).toBe('granted');
   await publishByPath(page, privateDir);
   await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(privateDir) })).toContainText('Watching');
-  await page.getByRole('button', { name: `Options of ${path.basename(privateDir)}` }).click();
-  await page.getByTestId('ask-before-read').check();
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByTestId('badge-ask')).toHaveCount(1);
+  await askBeforeRead(page, privateDir);
 
   // The owner is in another tab.
-  await page.evaluate(() => {
-    window.tabHidden = true;
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
+  await hideTab(page);
   const client = await connectSdkClient(shelf.socketPath, 'Claude Desktop');
   try {
     const read = client.readResource({ uri: uriOf(privateDir, 'diary.md') }).then(
@@ -119,14 +121,8 @@ test('many asks at once make one notification that stands for all, not one each'
   await page.goto(shelf.url);
   await publishByPath(page, many);
   await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(many) })).toContainText('Watching');
-  await page.getByRole('button', { name: `Options of ${path.basename(many)}` }).click();
-  await page.getByTestId('ask-before-read').check();
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByTestId('badge-ask')).toHaveCount(1);
-  await page.evaluate(() => {
-    window.tabHidden = true;
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
+  await askBeforeRead(page, many);
+  await hideTab(page);
   // A client spreading its reads over connections (each may hold 8 asks): six asks within a moment.
   const clients = await Promise.all([connectSdkClient(shelf.socketPath, 'Flood A'), connectSdkClient(shelf.socketPath, 'Flood B')]);
   try {

@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, publishByPath, shoot, test } from './shelfFixture.js';
+import { askBeforeRead, expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** Issue 26: every failed or refused read says why, in History and Traffic; client searches are in History; asks reach the owner. */
 
@@ -28,13 +28,6 @@ test.afterEach(async () => {
 async function publish(page: Page, folder: string): Promise<void> {
   await publishByPath(page, folder);
   await expect(page.getByTestId('folder-card').filter({ hasText: path.basename(folder) })).toContainText('Watching');
-}
-
-async function askBeforeRead(page: Page, folder: string): Promise<void> {
-  await page.getByRole('button', { name: `Options of ${path.basename(folder)}` }).click();
-  await page.getByTestId('ask-before-read').check();
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByTestId('badge-ask')).toHaveCount(1);
 }
 
 const failed = (p: Promise<unknown>) =>

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { type Page, test as base } from '@playwright/test';
+import { expect, type Page, test as base } from '@playwright/test';
 
 import { CLI } from '../../test/support/shelfProcess.js';
 
@@ -77,7 +77,7 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect };
 
 export const SHOTS = path.resolve('test-results', 'screenshots');
 
@@ -99,6 +99,14 @@ const SHOT_SIZES = [
  * `frozenClock`: the test holds the page's clock, so no frames are awaited
  * (they would never come); Playwright's screenshot still waits for layout.
  */
+/** Turns on ask-before-read for a published folder through its Options, as a person would. */
+export async function askBeforeRead(page: Page, folder: string): Promise<void> {
+  await page.getByRole('button', { name: `Options of ${path.basename(folder)}` }).click();
+  await page.getByTestId('ask-before-read').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('badge-ask')).toHaveCount(1);
+}
+
 export async function shoot(page: Page, name: string, { frozenClock = false } = {}): Promise<void> {
   const before = page.viewportSize();
   for (const size of SHOT_SIZES) {
