@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { Turns } from '../background/turns.js';
 import { JobRefused, WorkerJobs } from '../background/workerJobs.js';
+import { openCursor, sealCursor } from '../base/sealedCursor.js';
 import { ShelfError } from '../base/shelfError.js';
 import { documentKind, textKind } from '../documents/documentKinds.js';
 import { realTargetAllowed } from '../library/folderScan.js';
@@ -84,16 +85,20 @@ interface Position {
   query: string;
 }
 
+/** A cursor is sealed (base/sealedCursor.ts): only one this process made for this query is taken back. */
 function encodeCursor(p: Position): string {
-  return Buffer.from(JSON.stringify(p)).toString('base64url');
+  return sealCursor('grep', p.query, JSON.stringify(p));
 }
 
 function decodeCursor(cursor: string, query: string): Position {
-  try {
-    const p = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Position;
-    if (typeof p.folderId === 'number' && typeof p.rel === 'string' && p.query === query) return p;
-  } catch {
-    // refused below
+  const opened = openCursor('grep', query, cursor);
+  if (opened !== null) {
+    try {
+      const p = JSON.parse(opened) as Position;
+      if (typeof p.folderId === 'number' && typeof p.rel === 'string' && p.query === query) return p;
+    } catch {
+      // a sealed payload is always ours and valid JSON; refused below all the same
+    }
   }
   throw ShelfError.invalidParams('Invalid cursor: pass nextCursor from the previous grep_resources call, with the same pattern and filters');
 }
@@ -152,8 +157,12 @@ export class Grep {
     };
     let resume: Pending | null = null;
     if (from?.inside) {
+      // What the walk decides for each file is decided again for the one a cursor resumes in: its folder
+      // may have begun to ask before each read since the cursor was made, or left the filter.
       const folder = folders.find((f) => f.id === from.folderId);
-      if (folder && folder.get(from.rel)) resume = await this.pending(folder, from.rel, from.inside);
+      const searchable =
+        folder && !q.skipFolder?.(folder.root) && (!matchesGlob || matchesGlob(from.rel)) && grepKind(from.rel, documentsOn, ocrOn) && folder.get(from.rel);
+      if (folder && searchable) resume = await this.pending(folder, from.rel, from.inside);
     }
     let key = 0;
     const byKey = new Map<number, Pending>();
