@@ -21,9 +21,10 @@ export async function serveWindowFile(req: http.IncomingMessage, res: http.Serve
   const url = new URL(req.url ?? '/', 'http://placeholder');
   if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
   if (url.searchParams.has('token')) {
-    // An address in the older ?token= form: the token moves to the fragment, out of logs and Referers.
+    // An address in the older ?token= form: the token moves to the fragment, out of logs and Referers. Always to
+    // the window itself: the path is the client's (`/.//evil.example/` made `//evil.example/`, another host).
     res.writeHead(303, {
-      location: `${url.pathname}#token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`,
+      location: `/#token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`,
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
     });

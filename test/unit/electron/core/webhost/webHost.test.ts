@@ -75,6 +75,12 @@ describe('web host', () => {
     expect(old.status).toBe(303);
     expect(old.headers.location).toBe(`/#token=${web.token}`);
     expect(old.headers['set-cookie']).toBeUndefined();
+    // Never to another host: a path the client spells as `//host` (or `/.//host`) stays on the window.
+    for (const away of ['/.//evil.example/', '//evil.example/', '/%2F%2Fevil.example/', '/\\evil.example/']) {
+      const moved = await get(web.port, `${away}?token=x`);
+      expect(moved.status).toBe(303);
+      expect(moved.headers.location).toBe('/#token=x');
+    }
     // Escapes resolve to the window or a 404, never to a file outside the renderer.
     for (const escape of ['/assets/../../etc/passwd', '/..%2f..%2f..%2fetc%2fhostname.txt', '/%2e%2e/%2e%2e/etc/hosts.txt']) {
       const res = await get(web.port, escape);
