@@ -90,6 +90,41 @@ describe('ask before read', () => {
     }
   }, 60_000);
 
+  it('grep cannot be led into an ask-before-read folder by its cursor: a cursor made before the folder asked is checked again, and a hand-made one is refused', async () => {
+    const dir = await makeTree({ 'pin.txt': 'TOPSECRET bank PIN 1111\nfiller\nTOPSECRET bank PIN 2222\nTOPSECRET bank PIN 3333\n' });
+    const shelf = await startShelf([dir], ['--ui', '--ui-port', '0', '--no-open']);
+    const api = await connectWebApi(shelf);
+    const client = await connectSdkClient(shelf.socketPath);
+    const grep = async (cursor?: string) => {
+      const r = await client.callTool({ name: 'grep_resources', arguments: { pattern: 'TOPSECRET', maxResults: 1, ...(cursor ? { cursor } : {}) } });
+      return { text: JSON.stringify(r.content), structured: r.structuredContent as { nextCursor?: string; matches: number }, isError: r.isError };
+    };
+    try {
+      const first = await grep();
+      expect(first.text).toContain('PIN 1111');
+      const sealed = first.structured.nextCursor as string;
+      expect(sealed).toBeTruthy();
+      // The person makes the folder ask before each read: the cursor handed out before must not go on inside the file.
+      await api.call('setFolderOptions', dir, { askBeforeRead: true });
+      const resumed = await grep(sealed);
+      expect(resumed.text).not.toContain('PIN');
+      expect(resumed.structured.matches).toBe(0);
+      // A cursor made by hand, naming the file and a place inside it, as the old unsigned cursors were spelled.
+      const forged = Buffer.from(
+        JSON.stringify({ folderId: 1, rel: 'pin.txt', inside: { from: 0, line: 1 }, query: JSON.stringify(['TOPSECRET', false, '']) }),
+      ).toString('base64url');
+      const refused = await grep(forged);
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain('Invalid cursor');
+      expect(refused.text).not.toContain('PIN');
+    } finally {
+      await client.close();
+      await api.close();
+      await shelf.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('with the window open', () => {
     let shelf: ShelfProcess;
     let api: WebApi;
