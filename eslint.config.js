@@ -59,8 +59,8 @@ function layerRules(name) {
  */
 const CORE_STACK = [
   ['base'],
-  ['clientMemory', 'background', 'transport'],
-  ['traffic', 'documents'],
+  ['clientMemory', 'background'],
+  ['transport', 'traffic', 'documents'],
   ['library'],
   ['delivery', 'search'],
   ['access'],

@@ -38,6 +38,12 @@ export const ErrorCodes = {
    * which; the file itself can still be read.
    */
   documentTextUnavailable: 1006,
+  /**
+   * The server is busy: the memory it keeps for clients (their unread
+   * replies, replies being built) is in use, so the work was not started.
+   * `data.reason` says what ran out ('memory'); trying again shortly works.
+   */
+  serverBusy: 1007,
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -26,6 +26,7 @@ export type ReadFailure =
   | 'permission'
   | 'no-text'
   | 'invalid'
+  | 'overloaded'
   | 'error';
 
 export interface ReadFailureInfo {
@@ -69,6 +70,11 @@ export const READ_FAILURES: Record<ReadFailure, ReadFailureInfo> = {
   'too-large': { label: 'too large', explain: 'The file is over the read limit for one message (the read tool pages it).', group: 'file' },
   permission: { label: 'no permission', explain: 'The system would not let MCP Shelf open the file.', group: 'file' },
   'no-text': { label: 'no text', explain: 'The document’s text could not be given (a scan, encrypted, corrupt or too slow).', group: 'file' },
+  overloaded: {
+    label: 'server busy',
+    explain: 'The memory MCP Shelf keeps for clients was in use (replies other clients had not taken yet); the client was told to try again shortly.',
+    group: 'other',
+  },
   invalid: { label: 'bad request', explain: 'The request itself was malformed (bad URI or arguments).', group: 'other' },
   error: { label: 'failed', explain: 'Something went wrong on the server’s side.', group: 'other' },
 };
@@ -88,6 +94,7 @@ export function failureOfError(code: number | null, reason: unknown): ReadFailur
   if (code === ErrorCodes.resourceTooLarge) return 'too-large';
   if (code === ErrorCodes.permissionDenied) return 'permission';
   if (code === ErrorCodes.documentTextUnavailable) return 'no-text';
+  if (code === ErrorCodes.serverBusy) return 'overloaded';
   if (code === ErrorCodes.invalidRequest || code === ErrorCodes.parseError || code === ErrorCodes.methodNotFound) return 'invalid';
   return 'error';
 }
@@ -103,4 +110,5 @@ export const ERROR_CODE_LEGEND: ReadonlyArray<[number, string]> = [
   [ErrorCodes.resourceTooLarge, 'over the one-message read limit'],
   [ErrorCodes.readNotAllowed, 'ask-before-read: denied, no answer or no window'],
   [ErrorCodes.documentTextUnavailable, 'a document has no text to give'],
+  [ErrorCodes.serverBusy, 'the server is busy (memory for clients in use): try again shortly'],
 ];

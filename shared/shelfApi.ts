@@ -130,6 +130,12 @@ export interface ServerStatus {
   search: { indexed: number; pending: number; full: boolean; maxFiles: number } | null;
   /** Whether images (PNG, JPEG, WebP, TIFF) have text by OCR, as a `?as=text` companion like a document's. */
   ocr?: boolean;
+  /**
+   * The memory held for clients (input waiting, replies being built, output
+   * unsent, subscribed URIs), in bytes, against the total shared by all of
+   * them (each connection has a small part of its own beside it).
+   */
+  clientMemory?: { held: number; total: number };
 }
 
 /** One file a content search found, best first. */

@@ -17,6 +17,8 @@ export interface HeadlessOptions {
   folders: string[];
   socketPath?: string;
   maxReadBytes?: number;
+  /** The memory kept for clients at once (the budget's shared total). */
+  clientMemoryBytes?: number;
   rules?: Partial<Omit<FolderOptions, 'enabled'>>;
   settingsDir?: string;
   /** Serve the window to a browser on this port (0: any free port; 'last': the one saved for the settings folder, else any). */
@@ -99,6 +101,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
     sessionRules: options.rules,
     socketPath: options.socketPath,
     maxReadBytes: options.maxReadBytes,
+    clientMemoryBytes: options.clientMemoryBytes,
     http: options.http,
     tools: options.tools,
     searchIndex: options.searchIndex,

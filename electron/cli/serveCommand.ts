@@ -26,6 +26,10 @@ Options:
   --max-read-bytes N     largest file a client may read, in bytes
                          (default: ${DEFAULT_MAX_READ_BYTES}, which keeps base64 replies under
                          the 10 MiB message limit of the official SDK clients)
+  --client-memory MIB    memory kept for clients at once, in MiB: their replies
+                         being built, output they have not taken, input
+                         waiting (default: 256; past it, reads are refused
+                         with error 1007, "busy", until memory frees)
   --http [HOST:]PORT     also serve MCP Streamable HTTP at http://HOST:PORT/mcp
                          (HOST defaults to 127.0.0.1; PORT 0 picks a free one)
   --http-token TOKEN     bearer token HTTP clients must send, for this run only
@@ -50,6 +54,7 @@ Options:
 const SERVE_OPTIONS = {
   socket: { type: 'string' },
   'max-read-bytes': { type: 'string' },
+  'client-memory': { type: 'string' },
   'no-gitignore': { type: 'boolean' },
   'show-hidden': { type: 'boolean' },
   'ask-before-read': { type: 'boolean' },
@@ -70,7 +75,7 @@ type ServeValues = ReturnType<typeof parseServe>['values'];
 type Log = (message: string) => void;
 
 /** A flag's whole number within [min, max], or undefined when not given; anything else ends the command with the one error. */
-function wholeNumber(values: ServeValues, flag: 'max-read-bytes' | 'ui-port', min: number, max: number): number | undefined {
+function wholeNumber(values: ServeValues, flag: 'max-read-bytes' | 'ui-port' | 'client-memory', min: number, max: number): number | undefined {
   const raw = values[flag] as string | undefined;
   if (raw === undefined) return undefined;
   const n = Number(raw);
@@ -104,6 +109,7 @@ function httpFlags(values: ServeValues): HeadlessOptions['http'] {
 function serveOptions(values: ServeValues, folders: string[], log: Log): HeadlessOptions {
   const maxReadBytes = wholeNumber(values, 'max-read-bytes', 1, Number.MAX_SAFE_INTEGER);
   const uiPort = wholeNumber(values, 'ui-port', 0, 65535);
+  const clientMemory = wholeNumber(values, 'client-memory', 16, 64 * 1024);
   if (uiPort !== undefined && !values.ui) fail('--ui-port needs --ui', SERVE_USAGE);
   if (values['no-open'] && !values.ui) fail('--no-open needs --ui', SERVE_USAGE);
   const http = httpFlags(values);
@@ -111,6 +117,7 @@ function serveOptions(values: ServeValues, folders: string[], log: Log): Headles
     folders,
     socketPath: values.socket as string | undefined,
     maxReadBytes,
+    ...(clientMemory !== undefined ? { clientMemoryBytes: clientMemory * 1024 * 1024 } : {}),
     rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']), askBeforeRead: Boolean(values['ask-before-read']) },
     settingsDir: values['config-dir'] as string | undefined,
     uiPort: values.ui ? (uiPort ?? 'last') : undefined,

@@ -2,10 +2,13 @@ import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessAsk, AccessDecision, AccessEntry } from '../../../shared/shelfApi.js';
 import type { CancelHook } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
+import type { MemoryAccount } from '../clientMemory/memoryBudget.js';
 
 /** Who is reading: one connection (socket, 2025 HTTP session) or one modern HTTP client (per name and version). */
 export interface Requester {
   connectionId: number;
+  /** Its connection's share of the memory budget for clients: the replies it asks for are reserved there. */
+  memory: MemoryAccount;
   /** The name and version the client gives itself: shown, never trusted. */
   name: string | null;
   version: string | null;

@@ -8,6 +8,7 @@ import { failureOfError, type ReadFailure } from '../../../shared/readFailure.js
 import type { AccessEntry, AccessSearch, DeliverySettings } from '../../../shared/shelfApi.js';
 import type { CancelHook } from '../base/requestCancel.js';
 import { toRpcError } from '../base/rpcError.js';
+import { type MemoryLease, RequestMemory } from '../clientMemory/memoryBudget.js';
 import { type DeliveryProfile, profileFor } from '../delivery/clientProfiles.js';
 import type { ModelReader, ReadToolArgs } from '../delivery/modelRead.js';
 import type { FileStream } from '../library/fileStream.js';
@@ -20,30 +21,32 @@ import { type EntryDraft, isNoise, NoiseFolder } from './noiseFolder.js';
 
 export type { Requester };
 
+/**
+ * What asks and records: every part is required, so a shelf wired without
+ * one fails to build rather than serving reads unasked or unrecorded.
+ * `history: null` (reads not recorded) must be said, never left out.
+ */
 export interface ClientReadsOptions {
-  history?: HistoryStore | null;
-  gate?: AskGate;
+  history: HistoryStore | null;
+  gate: AskGate;
   /** Whether reads under the published folder at this root may ask (search leaves such folders out). */
-  asks?: (folderRoot: string) => boolean;
+  asks: (folderRoot: string) => boolean;
   /** The ask-before-read folder that covers a file at this real path (the most specific that holds it), or null. */
-  askingFolder?: (realFile: string) => { root: string; realRoot: string } | null;
+  askingFolder: (realFile: string) => { root: string; realRoot: string } | null;
   /** Whether any folder asks (checked first, so reads elsewhere skip the lookup). */
-  anyAsks?: () => boolean;
+  anyAsks: () => boolean;
   /** Whether a turned-off folder holds this path (a read there is "folder off", not "outside"). */
-  folderOff?: (absPath: string) => boolean;
+  folderOff: (absPath: string) => boolean;
   /** Told of each entry as it is recorded (the window's live history). */
   recorded?: (entry: AccessEntry) => void;
   /** The read tool's reader: files as a model can use them. */
-  model?: ModelReader;
+  model: ModelReader;
   /** What the tools give a model (the settings), for each client's profile. */
-  delivery?: () => DeliverySettings;
+  delivery: () => DeliverySettings;
 }
 
 /** What a read gave, for its history entry; `folder` when the read says where it found the file. */
 type Described = { size: number; detail?: string; folder?: string };
-
-/** Delivery when no settings are given (tests of other parts): the settings' defaults. */
-const DEFAULT_DELIVERY: DeliverySettings = { textBudget: 100_000, imageMaxSide: 1568, imageMaxBytes: 1536 * 1024, clients: {} };
 
 /**
  * Every read a client makes goes through here — resources/read and the
@@ -58,7 +61,7 @@ export class ClientReads {
 
   constructor(
     readonly library: Library,
-    private readonly options: ClientReadsOptions = {},
+    private readonly options: ClientReadsOptions,
   ) {
     this.noise = new NoiseFolder({ write: (entry) => this.write(entry) });
   }
@@ -75,56 +78,86 @@ export class ClientReads {
 
   /** Whether the folder at this root asks before each read (search leaves such folders out). */
   asks(folderRoot: string): boolean {
-    return this.options.asks?.(folderRoot) ?? false;
+    return this.options.asks(folderRoot);
   }
 
   anyAsks(): boolean {
-    return this.options.anyAsks?.() ?? false;
+    return this.options.anyAsks();
   }
 
-  /** The whole file, for the SDK's handlers. */
-  read(uri: string, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<ReadOutcome> {
-    return this.run(
-      uri,
-      who,
-      via,
-      () => this.library.read(uri),
-      (r) => ({ size: r.size }),
-      cancel,
-    );
+  /**
+   * The whole file, for the SDK's handlers. Its reply is reserved in the
+   * client's memory budget while it is built; once the handler returns it is
+   * output, counted by the transport.
+   */
+  async read(uri: string, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<ReadOutcome> {
+    const memory = new RequestMemory(who.memory);
+    try {
+      return await this.run(
+        uri,
+        who,
+        via,
+        () => this.library.read(uri, { charge: memory.charge }),
+        (r) => ({ size: r.size }),
+        cancel,
+      );
+    } finally {
+      memory.release();
+    }
   }
 
-  /** A small file whole or a large one as a stream (the socket's fast path). */
-  openRead(uri: string, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<WholeRead | { stream: FileStream }> {
-    return this.run(
-      uri,
-      who,
-      via,
-      () => this.library.openRead(uri),
-      (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size, folder: r.folder }),
-      cancel,
-    );
+  /**
+   * A small file whole or a large one as a stream (the socket's fast path),
+   * with the memory reserved for its reply: the caller releases it once the
+   * reply is written.
+   */
+  async openRead(
+    uri: string,
+    who: Requester,
+    via: AccessEntry['via'],
+    cancel?: CancelHook,
+  ): Promise<(WholeRead | { stream: FileStream }) & { lease?: MemoryLease }> {
+    const memory = new RequestMemory(who.memory);
+    try {
+      const opened: (WholeRead | { stream: FileStream }) & { lease?: MemoryLease } = await this.run(
+        uri,
+        who,
+        via,
+        () => this.library.openRead(uri, memory.charge),
+        (r) => ({ size: 'whole' in r ? r.whole.size : r.stream.size, folder: r.folder }),
+        cancel,
+      );
+      const lease = memory.lease();
+      if (lease) opened.lease = lease;
+      return opened;
+    } catch (err) {
+      memory.release();
+      throw err;
+    }
   }
 
   /** What the tools give this client (its profile from the name it declared, and the settings). */
   profile(who: Requester): DeliveryProfile {
-    return profileFor(who, this.options.delivery?.() ?? DEFAULT_DELIVERY);
+    return profileFor(who, this.options.delivery());
   }
 
   /** The read_resource tool: the file as a model can use it (modelRead.ts); the history says which part went. */
   async readForModel(args: ReadToolArgs, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<CallToolResult> {
-    const model = this.options.model;
-    if (!model) throw new Error('no model reader on this shelf');
     const profile = this.profile(who);
-    const read = await this.run(
-      args.uri,
-      who,
-      via,
-      () => model.read(args, profile),
-      (r) => ({ size: r.size, detail: r.detail }),
-      cancel,
-    );
-    return read.result;
+    const memory = new RequestMemory(who.memory);
+    try {
+      const read = await this.run(
+        args.uri,
+        who,
+        via,
+        () => this.options.model.read(args, profile, memory.charge),
+        (r) => ({ size: r.size, detail: r.detail }),
+        cancel,
+      );
+      return read.result;
+    } finally {
+      memory.release();
+    }
   }
 
   private async run<T>(
@@ -155,7 +188,7 @@ export class ClientReads {
    */
   private async admit(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], cancel: CancelHook | undefined): Promise<void> {
     const { gate, askingFolder, anyAsks } = this.options;
-    if (!gate || !askingFolder || !anyAsks?.()) return;
+    if (!anyAsks()) return;
     const found = await this.library.locate(fileUri);
     if (!found) return;
     const realFile = joinRel(found.folder.realRoot, found.entry.rel);
@@ -166,8 +199,7 @@ export class ClientReads {
   }
 
   private record(uri: string, fileUri: string, who: Requester, via: AccessEntry['via'], outcome: Described | { error: unknown }): void {
-    const history = this.options.history;
-    if (!history) return;
+    if (!this.options.history) return;
     const { failed, code, message } = errorOf(outcome);
     const reason = failed?.data?.reason;
     // Built field by field, optional ones assigned after: spreads after the first property take V8's slow copy, and this runs on every read.
@@ -209,7 +241,7 @@ export class ClientReads {
     const why = this.library.explainMissing(fileUri);
     if (why === 'outside') {
       const p = uriToPath(fileUri);
-      if (p !== null && this.options.folderOff?.(p)) return 'folder-off';
+      if (p !== null && this.options.folderOff(p)) return 'folder-off';
     }
     return why;
   }

@@ -8,6 +8,7 @@ import type { ResourceInfo } from '../../../shared/shelfApi.js';
 export type { ResourceInfo };
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
 import { ShelfError } from '../base/shelfError.js';
+import { type ReplyCharge, replyCost } from '../clientMemory/memoryBudget.js';
 import { type DocumentKind, textKind } from '../documents/documentKinds.js';
 import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
 import type { FileStream } from './fileStream.js';
@@ -242,13 +243,21 @@ export class Library {
    * synchronously. `limit` replaces maxReadBytes (the tools page what they
    * read, so one message's limit is not theirs).
    */
-  async read(uri: string, options: { background?: boolean; limit?: number } = {}): Promise<ReadOutcome> {
+  async read(uri: string, options: { background?: boolean; limit?: number; charge?: ReplyCharge } = {}): Promise<ReadOutcome> {
     const fileUri = fileUriOfText(uri);
-    if (fileUri !== null) return this.readText(uri, fileUri);
+    if (fileUri !== null) return this.readText(uri, fileUri, options.charge);
     const found = await this.locate(uri);
     if (!found) throw ShelfError.notFound(uri);
     const background = options.background ?? false;
-    return safeRead(found.folder, found.entry.rel, uri, options.limit ?? this.options.maxReadBytes, background ? undefined : this.cache, background);
+    return safeRead(
+      found.folder,
+      found.entry.rel,
+      uri,
+      options.limit ?? this.options.maxReadBytes,
+      background ? undefined : this.cache,
+      background,
+      options.charge,
+    );
   }
 
   /** True while any published folder is still being indexed (its listing is not complete yet). */
@@ -260,9 +269,9 @@ export class Library {
    * Like read, but a large file comes back as a stream of reply pieces (see
    * openRead); the caller closes it. Says which folder it read from.
    */
-  async openRead(uri: string): Promise<(WholeRead | { stream: FileStream }) & { folder?: string }> {
+  async openRead(uri: string, charge?: ReplyCharge): Promise<(WholeRead | { stream: FileStream }) & { folder?: string }> {
     const fileUri = fileUriOfText(uri);
-    if (fileUri !== null) return { whole: await this.readText(uri, fileUri) };
+    if (fileUri !== null) return { whole: await this.readText(uri, fileUri, charge) };
     // Found in the index: no trip through locate's promise (which looks on disk only while indexing).
     const found = this.resolve(uri) ?? (this.indexing ? await this.locate(uri) : null);
     if (!found) throw ShelfError.notFound(uri);
@@ -272,6 +281,7 @@ export class Library {
       uri,
       this.options.maxReadBytes,
       this.cache,
+      charge,
     );
     opened.folder = found.folder.root; // a fresh object each read (the cached reply is inside it)
     return opened;
@@ -282,10 +292,12 @@ export class Library {
    * extracted off the main thread on first read, then kept while the file is
    * unchanged. Not a document, not published, or documents off: not found.
    */
-  private async readText(uri: string, fileUri: string): Promise<ReadOutcome> {
+  private async readText(uri: string, fileUri: string, charge?: ReplyCharge): Promise<ReadOutcome> {
     const { text } = await this.documentText(fileUri, uri);
     const size = Buffer.byteLength(text);
     if (size > this.options.maxReadBytes) throw ShelfError.tooLarge(uri, size, this.options.maxReadBytes);
+    // The text is kept by the documents' cache; the reply's copies of it are the client's.
+    charge?.(replyCost(size), 'this read');
     return { contents: { uri, mimeType: 'text/plain', text }, size, kind: 'text' };
   }
 

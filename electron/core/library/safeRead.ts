@@ -12,6 +12,7 @@ import { binaryByName, contentKind, decodeText, legacyEncoding, mediaType, SNIFF
 /** On a text read decoded from a legacy 8-bit encoding: which one (the text itself is Unicode, as always). */
 export const DECODED_FROM_META_KEY = 'dev.mcpshelf/decodedFrom';
 import { ShelfError } from '../base/shelfError.js';
+import { type ReplyCharge, replyCost } from '../clientMemory/memoryBudget.js';
 import type { PublishedFolder } from './publishedFolder.js';
 import type { ReadCache } from './readCache.js';
 import { joinRel } from './uriPath.js';
@@ -47,6 +48,8 @@ const OPEN_FLAGS = OPEN_FLAGS_FOLLOW | (constants.O_NOFOLLOW ?? 0);
 const SYNC_READ_MAX = 1024 * 1024;
 /** Socket replies for files above this are streamed in chunks rather than built whole. */
 export const STREAM_FROM = 1024 * 1024;
+/** What a streamed reply holds at once: a chunk of the file and its escaped piece (fileStream.ts). */
+const STREAM_RESERVE = 3 * 1024 * 1024;
 
 function fsError(err: unknown, uri: string): ShelfError {
   const code = (err as NodeJS.ErrnoException).code;
@@ -132,10 +135,21 @@ async function wholeOutcome(fd: number, rel: string, uri: string, limit: number,
  * excluded file is refused, and on Linux the opened descriptor's own path is
  * checked again, so a rename race cannot slip a foreign file through.
  */
-export async function safeRead(folder: PublishedFolder, rel: string, uri: string, limit: number, cache?: ReadCache, background = false): Promise<ReadOutcome> {
+export async function safeRead(
+  folder: PublishedFolder,
+  rel: string,
+  uri: string,
+  limit: number,
+  cache?: ReadCache,
+  background = false,
+  charge?: ReplyCharge,
+): Promise<ReadOutcome> {
   const fd = openChecked(folder, rel, uri);
   try {
-    return (await wholeOutcome(fd, rel, uri, limit, statForRead(fd, uri, limit), cache, background)).whole;
+    const st = statForRead(fd, uri, limit);
+    // A client's reply is reserved in the memory budget once its size is known, before any of it is read.
+    charge?.(replyCost(st.size), 'this read');
+    return (await wholeOutcome(fd, rel, uri, limit, st, cache, background)).whole;
   } catch (err) {
     throw err instanceof ShelfError ? err : fsError(err, uri);
   } finally {
@@ -154,11 +168,13 @@ export async function openRead(
   uri: string,
   limit: number,
   cache?: ReadCache,
+  charge?: ReplyCharge,
 ): Promise<WholeRead | { stream: FileStream }> {
   const fd = openChecked(folder, rel, uri);
   let handedOver = false;
   try {
     const st = statForRead(fd, uri, limit);
+    charge?.(st.size <= STREAM_FROM ? replyCost(st.size) : STREAM_RESERVE, 'this read');
     // A cached reply is handed back at once (no trip through wholeOutcome's promise).
     const hit = st.size <= STREAM_FROM ? cache?.get(uri, st) : undefined;
     if (hit) return { whole: hit.outcome, contentsJson: hit.json };

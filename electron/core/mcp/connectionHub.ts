@@ -5,18 +5,19 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientInfo } from '../../../shared/shelfApi.js';
-import { ClientReads, type Requester } from '../access/clientReads.js';
-import { type HeldAccount, HeldBytes } from '../clientMemory/heldBytes.js';
+import type { ClientReads, Requester } from '../access/clientReads.js';
+import { type MemoryAccount, MemoryBudget } from '../clientMemory/memoryBudget.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { cancelledRequestId } from '../transport/cancelled.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
 import { HttpListens } from './httpListens.js';
-import { claimOf, type ClientIdentity, type Era, identityOf } from './protocolEra.js';
+import { type ClientIdentity, type Era, identityOf } from './protocolEra.js';
 import { readFastPath } from './readFastPath.js';
 import { type RequestProblem, screenRequest } from './requestParams.js';
 import { createShelfServer, listChangedThrottle, type ShelfServerOptions } from './shelfServer.js';
-import { listenSpellings, type Spelling, UriSpellings } from './uriSpellings.js';
+import { MAX_LISTENS_PER_CONNECTION, SocketListens } from './socketListens.js';
+import { listenSpellings } from './uriSpellings.js';
 
 export interface Connection {
   id: number;
@@ -27,8 +28,8 @@ export interface Connection {
   /** Set by the SDK's first exchange (socket, 2025 session) or by the first request (modern HTTP client). */
   era: Era | null;
   identity: ClientIdentity | null;
-  /** Its share of the budget for what clients make the server keep (subscribed and listened URIs). */
-  held: HeldAccount;
+  /** Its share of the budget for what clients make the server keep (input, replies, output, subscribed and listened URIs). */
+  held: MemoryAccount;
   close(): Promise<void>;
 }
 
@@ -39,12 +40,12 @@ export interface HubOptions {
   traffic?: TrafficLog;
   /** What each connection's server offers (the tools switch). */
   server?: ShelfServerOptions;
-  /** How client reads are asked about and recorded (default: plain library reads, not recorded). */
-  reads?: ClientReads;
+  /** How client reads are asked about and recorded: required, so no hub serves reads unasked or unrecorded. */
+  reads: ClientReads;
   /** Told when a connection (or a modern HTTP client) is gone. */
   connectionClosed?: (connectionId: number) => void;
   /** The budget for what clients make the server keep (default: the standard bounds). */
-  held?: HeldBytes;
+  held?: MemoryBudget;
 }
 
 /**
@@ -55,6 +56,7 @@ export interface HubOptions {
 export function requesterOf(c: Connection): Requester {
   return {
     connectionId: c.id,
+    memory: c.held,
     name: c.identity?.name ?? null,
     version: c.identity?.version ?? null,
     protocolVersion: c.identity?.protocolVersion ?? null,
@@ -64,14 +66,16 @@ export function requesterOf(c: Connection): Requester {
   };
 }
 
-/** Listens one socket connection may hold open at once (the SDK's default is 1024). */
-const MAX_LISTENS_PER_CONNECTION = 8;
 /**
  * Socket connections served at once. Each holds a server instance and its
  * buffers (~100–200 KB); past this a new one is told why and closed, so a
  * process opening connections in a loop cannot take the memory of the rest.
  */
-const MAX_SOCKET_CONNECTIONS = 1024;
+export const MAX_SOCKET_CONNECTIONS = 1024;
+/** A connection that says nothing at all this long after connecting is closed (a client sends its first message at once). */
+export const HANDSHAKE_MS = 60_000;
+/** When every slot is taken, a connection with nothing in flight and silent this long makes room for a newcomer. */
+export const EVICT_IDLE_MS = 10_000;
 /** Listens over HTTP, for all clients together. */
 const MAX_HTTP_LISTENS = 256;
 /** A modern HTTP client has no connection: it counts as gone after this long without a request. */
@@ -90,13 +94,14 @@ export class ConnectionHub {
   private readonly listeners = new Set<() => void>();
   private readonly httpClients = new Map<string, Connection>();
   private nextId = 1;
-  private socketCount = 0;
+  /** The socket connections being served, with their transports (to tell which are idle when all slots are taken). */
+  private readonly sockets = new Map<Connection, { transport: SocketTransport; socket: Socket }>();
   private readonly options: HubOptions;
   /** When any client last sent a request (performance.now()); background work yields while they keep coming. */
   lastRequestAt = -Infinity;
   private readonly reads: ClientReads;
   /** What all clients make the server keep, per connection and in total. */
-  readonly held: HeldBytes;
+  readonly held: MemoryBudget;
   private modern: McpHttpHandler | null = null;
   private stopFeedingHttp: (() => void) | null = null;
   /** The open modern HTTP listens (their URIs' spellings; ended by a cancel). */
@@ -104,11 +109,11 @@ export class ConnectionHub {
 
   constructor(
     private readonly library: Library,
-    options: HubOptions = {},
+    options: HubOptions,
   ) {
     this.options = { ...options };
-    this.reads = options.reads ?? new ClientReads(library);
-    this.held = options.held ?? new HeldBytes();
+    this.reads = options.reads;
+    this.held = options.held ?? new MemoryBudget();
   }
 
   get size(): number {
@@ -146,14 +151,12 @@ export class ConnectionHub {
   /** Serves MCP on a freshly accepted socket until either side closes it. */
   acceptSocket(socket: Socket): void {
     socket.on('error', () => undefined);
-    if (this.socketCount >= MAX_SOCKET_CONNECTIONS) {
+    if (this.sockets.size >= MAX_SOCKET_CONNECTIONS && !this.evictIdlest()) {
       const error = { code: ErrorCodes.internalError, message: `Too many connections (${MAX_SOCKET_CONNECTIONS}); close some and connect again` };
       socket.end(`${JSON.stringify({ jsonrpc: '2.0', id: null, error })}\n`);
       socket.destroySoon?.();
       return;
     }
-    this.socketCount++;
-    socket.once('close', () => this.socketCount--);
     let handle: { close(): Promise<void> } | null = null;
     const connection = this.open('socket', () => handle?.close() ?? Promise.resolve());
     const listens = new SocketListens(connection);
@@ -162,6 +165,7 @@ export class ConnectionHub {
       if (cancelled !== undefined) listens.cancelled(cancelled);
     });
     const transport = new SocketTransport(socket, {
+      memory: connection.held,
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
       screen: (request) => screenRequest(request, { envelope: true }) ?? listens.admit(request),
@@ -171,6 +175,15 @@ export class ConnectionHub {
         () => connection.era,
       ),
     });
+    this.sockets.set(connection, { transport, socket });
+    // Silent from the start: not a client (an MCP client speaks first, at once).
+    const handshake = setTimeout(() => {
+      if (connection.requests === 0 && transport.messagesIn === 0) {
+        this.options.log?.(`connection ${connection.id}: said nothing for ${HANDSHAKE_MS / 1000} s; closed`);
+        socket.destroy();
+      }
+    }, HANDSHAKE_MS);
+    handshake.unref();
     handle = serveStdio(
       ({ era }) => {
         connection.era = era;
@@ -189,9 +202,30 @@ export class ConnectionHub {
       { transport, maxSubscriptions: MAX_LISTENS_PER_CONNECTION, onerror: () => undefined },
     );
     socket.once('close', () => {
+      clearTimeout(handshake);
+      this.sockets.delete(connection);
       listens.clear();
       this.closed(connection);
     });
+  }
+
+  /**
+   * All slots taken: the connection silent longest with nothing in flight
+   * (and silent at least EVICT_IDLE_MS) is closed to make room, so idle or
+   * silent sockets can never lock a client out. False when none may go.
+   */
+  private evictIdlest(): boolean {
+    const cutoff = Date.now() - EVICT_IDLE_MS;
+    let idlest: { connection: Connection; socket: Socket } | null = null;
+    for (const [connection, { transport, socket }] of this.sockets) {
+      if (!transport.idle || connection.lastSeen > cutoff) continue;
+      if (!idlest || connection.lastSeen < idlest.connection.lastSeen) idlest = { connection, socket };
+    }
+    if (!idlest) return false;
+    this.options.log?.(`connection ${idlest.connection.id}: idle while every slot was taken; closed to make room`);
+    this.sockets.delete(idlest.connection);
+    idlest.socket.destroy();
+    return true;
   }
 
   /**
@@ -210,7 +244,7 @@ export class ConnectionHub {
       requester: () =>
         connection
           ? requesterOf(connection)
-          : { connectionId: 0, name: null, version: null, protocolVersion: null, transport: 'http', connectedAt: Date.now(), grantable: false },
+          : { connectionId: 0, memory: held, name: null, version: null, protocolVersion: null, transport: 'http', connectedAt: Date.now(), grantable: false },
     });
     connection = this.open('http', () => shelf.server.close(), held);
     connection.era = 'legacy';
@@ -283,7 +317,7 @@ export class ConnectionHub {
     if (!m || typeof m !== 'object' || m.method !== 'subscriptions/listen') return null;
     const account = this.held.account();
     const { spellings, cost } = listenSpellings(m.params);
-    const refused = account.hold(cost);
+    const refused = account.holdUris(cost);
     if (refused) return { problem: { code: ErrorCodes.invalidParams, message: `Listen refused: ${refused}` } };
     const forget = this.httpListens.open(m, spellings, end);
     return {
@@ -383,58 +417,4 @@ export class ConnectionHub {
 
 function sameIdentity(a: ClientIdentity, b: ClientIdentity | null): boolean {
   return b !== null && a.name === b.name && a.version === b.version && a.protocolVersion === b.protocolVersion && a.era === b.era;
-}
-
-/**
- * The listens of one socket connection, as the SDK's router keeps them (by
- * request id; the same id again replaces; a cancel ends one): their URIs
- * count in the connection's budget, and only files they name have their
- * updates handed to the router. A listen is admitted here, by the screen,
- * only when the SDK will take it (a valid modern request on a connection
- * that is not 2025-era, with room left), so the two agree.
- */
-class SocketListens {
-  private readonly byId = new Map<string, { spellings: Spelling[]; cost: number }>();
-  /** The URIs the listens name, by the resource each names. */
-  readonly spellings = new UriSpellings();
-
-  constructor(private readonly connection: Connection) {}
-
-  /** Called by the screen after the params check: null to let the listen through, else why it is refused. */
-  admit(request: { method: string; params?: unknown; id?: unknown }): RequestProblem | null {
-    if (request.method !== 'subscriptions/listen' || this.connection.era === 'legacy' || claimOf(request) !== 'modern') return null;
-    const key = JSON.stringify(request.id);
-    const old = this.byId.get(key);
-    // The SDK refuses a listen past its limit (a replacement too): nothing changes, nothing to count.
-    if (this.byId.size >= MAX_LISTENS_PER_CONNECTION) return null;
-    const { spellings, cost } = listenSpellings(request.params);
-    const delta = cost - (old?.cost ?? 0);
-    if (delta > 0) {
-      const refused = this.connection.held.hold(delta);
-      if (refused) return { code: ErrorCodes.invalidParams, message: `Listen refused: ${refused}` };
-    } else this.connection.held.release(-delta);
-    if (old) this.forget(old.spellings);
-    this.byId.set(key, { spellings, cost });
-    for (const spelling of spellings) this.spellings.add(spelling);
-    return null;
-  }
-
-  /** A `notifications/cancelled`: the SDK ends the listen with that id, if there is one. */
-  cancelled(requestId: string | number): void {
-    const key = JSON.stringify(requestId);
-    const listen = this.byId.get(key);
-    if (!listen) return;
-    this.byId.delete(key);
-    this.forget(listen.spellings);
-    this.connection.held.release(listen.cost);
-  }
-
-  clear(): void {
-    this.byId.clear();
-    this.spellings.clear();
-  }
-
-  private forget(spellings: Spelling[]): void {
-    for (const spelling of spellings) this.spellings.delete(spelling);
-  }
 }

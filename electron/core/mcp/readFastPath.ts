@@ -68,7 +68,11 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
         const contents = loggedContentsJson(opened.whole);
         return contents === null ? undefined : `{"contents":[${contents}]${suffix}}`;
       };
-      return opened.contentsJson === undefined ? { result, loggedJson } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}`, loggedJson };
+      const reply: InterceptedReply =
+        opened.contentsJson === undefined ? { result, loggedJson } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}`, loggedJson };
+      // The memory reserved for the reply is given back once the transport has written it.
+      if (opened.lease) reply.lease = opened.lease;
+      return reply;
     }
     const file = opened.stream;
     const field = file.kind === 'text' ? 'text' : 'blob';
@@ -76,7 +80,9 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
     const meta = file.decodedFrom ? { _meta: { [DECODED_FROM_META_KEY]: file.decodedFrom } } : {};
     const metaJson = file.decodedFrom ? `"_meta":${JSON.stringify(meta._meta)},` : '';
     const head = `{"contents":[{"uri":${JSON.stringify(file.uri)},"mimeType":${JSON.stringify(file.mimeType)},${metaJson}"${field}":"`;
-    return streamed(file, era, head, '"}]', (preview) => ({ contents: [{ uri: file.uri, mimeType: file.mimeType, ...meta, [field]: preview }] }));
+    const reply = streamed(file, era, head, '"}]', (preview) => ({ contents: [{ uri: file.uri, mimeType: file.mimeType, ...meta, [field]: preview }] }));
+    if (opened.lease) reply.lease = opened.lease;
+    return reply;
   } catch (err) {
     return errorReply(err);
   }

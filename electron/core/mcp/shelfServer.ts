@@ -3,7 +3,7 @@ import { type Implementation, Server } from '@modelcontextprotocol/server';
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import { cancelOfSignal } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
-import type { HeldAccount } from '../clientMemory/heldBytes.js';
+import { heldCost, type MemoryAccount } from '../clientMemory/memoryBudget.js';
 import type { Library } from '../library/library.js';
 import type { Grep } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
@@ -74,7 +74,7 @@ export interface ShelfServerSetup extends ShelfServerOptions {
    */
   requester: (request: { method: string; params: { _meta?: unknown } }) => Requester;
   /** The connection's share of the budget for what clients make the server keep: its subscribed URIs count there. */
-  held?: HeldAccount;
+  held?: MemoryAccount;
 }
 
 /** Subscriptions one 2025 connection may hold; a client asking for more gets an error, not our memory. */
@@ -148,9 +148,17 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
       const { uri } = req.params;
       if (subscriptions.has(uri)) return {};
       if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw ShelfError.invalidParams(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
-      const spelling = spellingOf(uri);
-      const refused = setup.held?.hold(spelling.cost);
+      // The URI itself is counted before its key is worked out (a parse as long as the URI): a connection out
+      // of budget is refused at the cost of a length.
+      const plain = heldCost(uri);
+      let refused = setup.held?.holdUris(plain) ?? null;
       if (refused) throw ShelfError.invalidParams(`Subscription refused: ${refused}`);
+      const spelling = spellingOf(uri);
+      refused = spelling.cost > plain ? (setup.held?.holdUris(spelling.cost - plain) ?? null) : null;
+      if (refused) {
+        setup.held?.releaseUris(plain);
+        throw ShelfError.invalidParams(`Subscription refused: ${refused}`);
+      }
       subscriptions.set(uri, spelling);
       subscribed.add(spelling);
       return {};
@@ -160,7 +168,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
       if (spelling) {
         subscriptions.delete(spelling.uri);
         subscribed.delete(spelling);
-        setup.held?.release(spelling.cost);
+        setup.held?.releaseUris(spelling.cost);
       }
       return {};
     });
@@ -172,7 +180,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     if (disposed) return;
     disposed = true;
     stopListening();
-    for (const spelling of subscriptions.values()) setup.held?.release(spelling.cost);
+    for (const spelling of subscriptions.values()) setup.held?.releaseUris(spelling.cost);
     subscriptions.clear();
     subscribed.clear();
   };

@@ -1,4 +1,4 @@
-import { heldCost } from '../clientMemory/heldBytes.js';
+import { heldCost } from '../clientMemory/memoryBudget.js';
 import { resourceKey } from '../library/uriPath.js';
 
 /**

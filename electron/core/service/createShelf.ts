@@ -5,6 +5,7 @@ import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { coalesce, type Coalesced } from '../background/coalesce.js';
+import { MEMORY_LIMITS, MemoryBudget } from '../clientMemory/memoryBudget.js';
 import { ImageForModel } from '../delivery/imageForModel.js';
 import { LineIndexCache } from '../delivery/lineIndex.js';
 import { ModelReader } from '../delivery/modelRead.js';
@@ -144,6 +145,7 @@ export class Shelf {
       recorded: (entry) => this.accessRecorded(entry),
     }));
     this.hub = new ConnectionHub(this.library, {
+      held: new MemoryBudget({ ...MEMORY_LIMITS, total: options.clientMemoryBytes ?? MEMORY_LIMITS.total }),
       log: options.log,
       traffic: process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1' ? undefined : this.traffic,
       server: { tools: options.tools ?? settings.tools, app: options.appView ? new AppView(options.appView) : null, search: this.search, grep: this.grep },
@@ -237,6 +239,7 @@ export class Shelf {
       maxReadBytes: this.library.options.maxReadBytes,
       search: this.search ? { indexed: this.search.indexed, pending: this.search.pending, full: this.search.full, maxFiles: this.search.maxFiles } : null,
       ocr: this.library.ocrOn,
+      clientMemory: { held: this.hub.held.held, total: this.hub.held.limits.total },
     };
   }
 

@@ -95,6 +95,7 @@ export class Endpoints {
       token,
       allowRemote: cli?.allowRemote ?? false,
       messages: new McpHttp(this.hub),
+      memory: this.hub.held,
       log: this.log,
     });
     this.auth = token !== null;

@@ -18,6 +18,8 @@ export interface ServiceOptions {
   /** Overrides for this run, not saved. */
   socketPath?: string;
   maxReadBytes?: number;
+  /** The memory kept for clients at once, shared by all of them (clientMemory/memoryBudget.ts; default 256 MiB). */
+  clientMemoryBytes?: number;
   tools?: boolean;
   /** Streamable HTTP for this run (the command line); otherwise settings decide. */
   http?: HttpOverride;

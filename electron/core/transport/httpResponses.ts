@@ -95,15 +95,19 @@ export async function sendResponse(res: http.ServerResponse, response: Response,
   res.end(text);
 }
 
-/** A request's body, or 'too-large' past `limit` bytes (the request is then destroyed). */
-export function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+/**
+ * A request's body, or 'too-large' past `limit` bytes, or 'busy' when
+ * `room` says the bytes read so far no longer fit the memory budget (the
+ * request is then destroyed).
+ */
+export function readBody(req: http.IncomingMessage, limit: number, room: (bytes: number) => boolean = () => true): Promise<Buffer | 'too-large' | 'busy'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > limit) {
-        resolve('too-large');
+      if (size > limit || !room(size)) {
+        resolve(size > limit ? 'too-large' : 'busy');
         req.destroy();
         return;
       }

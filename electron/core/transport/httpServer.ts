@@ -1,11 +1,14 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import os from 'node:os';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { MAX_LINE_BYTES } from '../../../shared/limits.js';
+import type { MemoryBudget } from '../clientMemory/memoryBudget.js';
+import { BudgetedResponse } from './budgetedResponse.js';
 import { guardResponse, jsonError, readBody } from './httpResponses.js';
 import { hostAllowed, isLoopbackAddress, LOOPBACK_NAMES, originAllowed, sameSecret } from './requestGuards.js';
+import { limitConnections } from './tcpSlots.js';
 
 /**
  * What the HTTP endpoint hands its checked requests to (the MCP side:
@@ -30,6 +33,8 @@ export interface HttpOptions {
   /** Binding to a non-loopback address needs this, explicitly. */
   allowRemote: boolean;
   messages: HttpMessages;
+  /** The memory budget for clients: request bodies and unsent responses count there. */
+  memory: MemoryBudget;
   log?: (message: string) => void;
 }
 
@@ -42,6 +47,10 @@ export interface HttpEndpoint {
 
 /** Messages one 2025-03-26 batch may carry. */
 const MAX_BATCH = 8;
+/** TCP connections kept at once (tcpSlots.ts: the idle longest makes room). */
+export const MAX_HTTP_CONNECTIONS = 256;
+/** Requests worked on at once, for all clients together; more are told to try again (each may build a reply of megabytes). */
+export const MAX_HTTP_IN_FLIGHT = 64;
 
 /** A non-loopback bind needs allowRemote, and a token. */
 function checkBind(options: HttpOptions): boolean {
@@ -84,9 +93,16 @@ function refused(req: http.IncomingMessage, res: http.ServerResponse, port: numb
 }
 
 /** A POST's body as JSON, bounded in bytes and batch size; null when it was answered with an error. */
-async function readPost(req: http.IncomingMessage, res: http.ServerResponse): Promise<{ body: unknown; raw: Buffer } | null> {
-  const raw = await readBody(req, MAX_LINE_BYTES);
+async function readPost(req: http.IncomingMessage, res: BudgetedResponse, memory: MemoryBudget): Promise<{ body: unknown; raw: Buffer } | null> {
+  // The body counts in the memory budget while it is read and handled; past the total, the request is refused.
+  const input = memory.account();
+  res.once('close', () => input.close());
+  const raw = await readBody(req, MAX_LINE_BYTES, (bytes) => {
+    input.set('input', bytes);
+    return !input.over;
+  });
   if (raw === 'too-large') return (jsonError(res, 413, ErrorCodes.invalidRequest, `Message over ${MAX_LINE_BYTES} bytes`), null);
+  if (raw === 'busy') return (busy(res, 'the memory it keeps for clients is in use'), null);
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -99,7 +115,12 @@ async function readPost(req: http.IncomingMessage, res: http.ServerResponse): Pr
   return { body, raw };
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<void> {
+/** 503 with the busy error (1007): try again shortly. */
+function busy(res: http.ServerResponse, why: string): void {
+  jsonError(res, 503, ErrorCodes.serverBusy, `The server is busy: ${why}; try again shortly`, { 'retry-after': '1' });
+}
+
+function listen(server: NetServer, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -128,13 +149,18 @@ async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
   const remote = checkBind(options);
   const hosts = hostNames(options.host, remote);
   let port = options.port;
-  const server = http.createServer((req, res) => {
+  let inFlight = 0;
+  const server = http.createServer({ ServerResponse: BudgetedResponse }, (req, res) => {
     void (async () => {
       if (refused(req, res, port, hosts, token)) return;
+      if (inFlight >= MAX_HTTP_IN_FLIGHT) return busy(res, `${MAX_HTTP_IN_FLIGHT} requests are being worked on`);
+      inFlight++;
+      res.once('close', () => inFlight--);
+      res.countIn(options.memory.account());
       guardResponse(res);
       messages.arrived(req);
       if (req.method === 'POST') {
-        const post = await readPost(req, res);
+        const post = await readPost(req, res, options.memory);
         return post ? messages.post(req, res, post.body, post.raw) : undefined;
       }
       if (req.method === 'GET' || req.method === 'DELETE') return messages.stream(req, res);
@@ -144,6 +170,7 @@ async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
       jsonError(res, 500, ErrorCodes.internalError, 'Internal error');
     });
   });
+  limitConnections(server, MAX_HTTP_CONNECTIONS);
   await listen(server, options.port, options.host);
   port = (server.address() as AddressInfo).port;
   if (remote)

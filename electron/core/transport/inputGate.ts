@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 
 /** Why a connection's input is paused; it is read again only when no reason holds. */
-export type PauseReason = 'backpressure' | 'held' | 'queue';
+export type PauseReason = 'backpressure' | 'held' | 'queue' | 'memory';
 
 /** The socket's reading, paused while any reason holds (several parts of flow control pause it for their own reasons). */
 export class InputGate {

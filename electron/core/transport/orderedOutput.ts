@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 
+import type { MemoryAccount } from '../clientMemory/memoryBudget.js';
 import type { InputGate } from './inputGate.js';
 
 /**
@@ -29,6 +30,8 @@ export interface StreamedReply {
 
 export interface OrderedOutputOptions {
   observer?: WireObserver;
+  /** Where the connection's unsent output counts (socket buffer and lines held behind a stream). */
+  memory: MemoryAccount;
   /** Unsent output above this means the client stopped reading: the connection is closed. */
   maxPendingWriteBytes: number;
   /** Output stuck this long (the client reads nothing) closes the connection. */
@@ -65,6 +68,8 @@ export class OrderedOutput {
   private heldAt = 0;
   /** Bytes of the lines in `held`. */
   private heldBytes = 0;
+  /** While the socket waits for a drain: its entry among the budget's stalled outputs. */
+  private stalled: (() => void) | null = null;
 
   constructor(
     private readonly socket: Socket,
@@ -84,6 +89,31 @@ export class OrderedOutput {
   private cut(reason: string): void {
     this.options.onProtocolError?.(`${reason}; connection closed`);
     this.socket.destroy();
+    this.moving();
+    this.countOutput();
+  }
+
+  /** The socket stopped taking output: the budget may cut it off when others need the memory (memoryBudget.ts, Reclaimable). */
+  private stalling(): void {
+    if (this.stalled || this.socket.destroyed) return;
+    const memory = this.options.memory;
+    this.stalled = memory.budget.stalledOutput({
+      stalledSince: performance.now(),
+      get bytes() {
+        return memory.of('output');
+      },
+      reclaim: () => this.cut('client is not reading its responses while others need the memory'),
+    });
+  }
+
+  private moving(): void {
+    this.stalled?.();
+    this.stalled = null;
+  }
+
+  /** Unsent output counts in the memory budget: what the socket buffers and what waits behind a streamed reply. */
+  private countOutput(): void {
+    this.options.memory.set('output', this.socket.destroyed ? 0 : this.socket.writableLength + this.heldBytes);
   }
 
   /**
@@ -102,6 +132,7 @@ export class OrderedOutput {
         return false;
       }
       if (this.heldBytes > HELD_PAUSE_BYTES) this.gate.pause('held');
+      this.countOutput();
       return true;
     }
     const line = `${json}\n`;
@@ -121,6 +152,7 @@ export class OrderedOutput {
       return false;
     }
     if (!ok && !this.gate.has('backpressure')) this.awaitDrain();
+    if (!ok || backlog > 0) this.countOutput();
     return true;
   }
 
@@ -130,15 +162,22 @@ export class OrderedOutput {
    */
   private awaitDrain(): void {
     this.gate.pause('backpressure');
+    this.stalling();
     const stall = setTimeout(() => this.cut('client stopped reading its responses'), this.options.stallTimeoutMs);
     stall.unref();
     // Both listeners go once either fires: a close listener left behind per
     // drain held its timer and closure until the connection ended (a leak
     // of ~200 timers a second under the soak's load).
-    const onClose = () => clearTimeout(stall);
+    const onClose = () => {
+      clearTimeout(stall);
+      this.moving();
+      this.countOutput();
+    };
     this.socket.once('close', onClose);
     this.socket.once('drain', () => {
       clearTimeout(stall);
+      this.moving();
+      this.countOutput();
       this.socket.off('close', onClose);
       this.gate.resume('backpressure');
       this.options.onDrain();
@@ -157,7 +196,16 @@ export class OrderedOutput {
     const put = async (chunk: Buffer) => {
       if (!this.live) throw new Error('Connection closed');
       bytes += chunk.length;
-      if (!this.socket.write(chunk)) await this.drained();
+      if (!this.socket.write(chunk)) {
+        this.countOutput();
+        this.stalling();
+        try {
+          await this.drained();
+        } finally {
+          this.moving();
+        }
+        this.countOutput();
+      }
     };
     try {
       await put(Buffer.from(`${prefix}${reply.head}`));
@@ -171,6 +219,7 @@ export class OrderedOutput {
     } finally {
       reply.close();
       this.releaseHeld();
+      this.countOutput();
     }
   }
 
@@ -218,6 +267,7 @@ export class OrderedOutput {
       return;
     }
     this.compactHeld();
+    this.countOutput();
     this.options.onIdle?.();
   }
 

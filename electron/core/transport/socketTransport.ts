@@ -13,6 +13,7 @@ import {
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { MAX_LINE_BYTES } from '../../../shared/limits.js';
 import { type CancelHook, RequestCancel } from '../base/requestCancel.js';
+import { type MemoryAccount, MemoryBudget, type MemoryLease } from '../clientMemory/memoryBudget.js';
 import { cancelledRequestId } from './cancelled.js';
 import { InputGate } from './inputGate.js';
 import { LineFramer } from './lineFramer.js';
@@ -21,15 +22,19 @@ import { OrderedOutput, type StreamedReply, type WireObserver } from './orderedO
 export type { StreamedReply, WireObserver } from './orderedOutput.js';
 
 /** A reply made outside the SDK, for the transport to write. */
-export type InterceptedReply =
-  /**
-   * `resultJson`, when given, is JSON.stringify(result) made earlier (a
-   * cached reply); `loggedJson` makes the result's JSON as the traffic log
-   * keeps it, when that differs (a long string cut), else undefined.
-   */
-  | { result: unknown; resultJson?: string; loggedJson?: () => string | undefined }
+export type InterceptedReply = (
+  | /**
+     * `resultJson`, when given, is JSON.stringify(result) made earlier (a
+     * cached reply); `loggedJson` makes the result's JSON as the traffic log
+     * keeps it, when that differs (a long string cut), else undefined.
+     */
+    { result: unknown; resultJson?: string; loggedJson?: () => string | undefined }
   | { error: { code: number; message: string; data?: unknown } }
-  | { stream: StreamedReply };
+  | { stream: StreamedReply }
+) & {
+  /** The memory reserved while the reply was built: given back once it is written (then it counts as output). */
+  lease?: MemoryLease;
+};
 
 /**
  * Takes some requests away from the SDK and answers them (the MCP layer's
@@ -53,6 +58,8 @@ export interface SocketTransportOptions {
   onProtocolError?: (message: string) => void;
   /** Output stuck this long (the client reads nothing) closes the connection. */
   stallTimeoutMs?: number;
+  /** The connection's share of the memory budget for clients: its input waiting and its unsent output count there. */
+  memory?: MemoryAccount;
 }
 
 const DEFAULT_MAX_PENDING_WRITE = 32 * 1024 * 1024;
@@ -65,9 +72,18 @@ const DEFAULT_MAX_PENDING_WRITE = 32 * 1024 * 1024;
 export const MAX_IN_FLIGHT = 16;
 const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const QUEUE_PAUSE = 256;
+/** Bytes of lines waiting for a slot past which the socket stops being read (lines may be 4 MiB each). */
+export const QUEUE_PAUSE_BYTES = 4 * 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
-/** Lines one connection gets handled in one turn of the event loop, so others get theirs in between. */
-const LINES_PER_TURN = 256;
+/**
+ * Lines, and bytes of lines, one connection gets handled in one turn of the
+ * event loop, so others get theirs in between. Counted across the turn: a
+ * reply frees a slot and pumps again within the same turn (in a promise
+ * job), and a budget begun afresh at each pump let 32 connections of 24 KB
+ * subscribes hold the thread for seconds.
+ */
+const LINES_PER_TURN = 64;
+const BYTES_PER_TURN = 256 * 1024;
 
 const CANCELLED = Buffer.from('"notifications/cancelled"');
 
@@ -120,6 +136,15 @@ export class SocketTransport implements Transport {
   private closed = false;
   private readonly queue: Buffer[] = [];
   private queueAt = 0;
+  /** Bytes of the lines in `queue` from `queueAt` on. */
+  private queueBytes = 0;
+  private readonly memory: MemoryAccount;
+  private readonly stopWatchingRoom: () => void;
+  /** This turn's lines and bytes handed on; the turn's end (setImmediate) starts them afresh and pumps again. */
+  private turnLines = 0;
+  private turnBytes = 0;
+  private turnEnds = false;
+  /** The turn's budget ran out with lines waiting. */
   private pumpScheduled = false;
   /**
    * Requests open, by id. Keyed by the id itself (a JSON-RPC id is a string
@@ -132,13 +157,19 @@ export class SocketTransport implements Transport {
   private peerEnded = false;
   /** Intercepted requests still being worked on, by id, with their cancel. */
   private readonly intercepted = new Map<string | number, RequestCancel>();
+  /** Lines the client has sent (any, valid or not): a connection that never sends one is no client. */
+  messagesIn = 0;
 
   constructor(
     private readonly socket: Socket,
     private readonly options: SocketTransportOptions = {},
   ) {
     this.gate = new InputGate(socket);
+    // A transport made on its own (tests of framing) has a budget of its own.
+    this.memory = options.memory ?? new MemoryBudget().account();
+    this.stopWatchingRoom = this.memory.budget.onRoom(() => this.pump());
     this.output = new OrderedOutput(socket, this.gate, {
+      memory: this.memory,
       observer: options.observer,
       maxPendingWriteBytes: options.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE,
       stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
@@ -175,6 +206,7 @@ export class SocketTransport implements Transport {
         });
       }
       this.framer.push(chunk);
+      this.countInput();
     });
     this.socket.on('end', () => {
       this.peerEnded = true;
@@ -196,7 +228,15 @@ export class SocketTransport implements Transport {
       return;
     }
     this.queue.push(line);
+    this.queueBytes += line.length;
     this.pump();
+  }
+
+  /** What waits to be handled (an unfinished line, queued lines) counts in the memory budget; past the bounds, reading pauses. */
+  private countInput(): void {
+    this.memory.set('input', this.framer.buffered + this.queueBytes);
+    if (this.memory.over && !this.closed) this.gate.pause('memory');
+    else this.gate.resume('memory');
   }
 
   /**
@@ -206,20 +246,26 @@ export class SocketTransport implements Transport {
    * from the queue alone).
    */
   private pump(): void {
-    let budget = LINES_PER_TURN;
     while (this.queueAt < this.queue.length && this.inFlightCount < MAX_IN_FLIGHT && !this.closed && !this.gate.has('backpressure') && !this.gate.has('held')) {
-      if (budget-- === 0) {
-        if (!this.pumpScheduled) {
-          this.pumpScheduled = true;
-          setImmediate(() => {
-            this.pumpScheduled = false;
-            this.pump();
-          });
-        }
+      if (this.turnLines >= LINES_PER_TURN || this.turnBytes >= BYTES_PER_TURN) {
+        this.pumpScheduled = true;
         break;
       }
+      if (!this.turnEnds) {
+        this.turnEnds = true;
+        setImmediate(() => {
+          this.turnEnds = false;
+          this.turnLines = 0;
+          this.turnBytes = 0;
+          this.pumpScheduled = false;
+          this.pump();
+        });
+      }
       const line = this.queue[this.queueAt] as Buffer;
+      this.turnLines++;
+      this.turnBytes += line.length;
       this.queue[this.queueAt++] = EMPTY; // let the line go
+      this.queueBytes -= line.length;
       this.onLine(line);
     }
     // An index, not shift(): one chunk can hold 30,000 short lines, and shifting each would be quadratic.
@@ -230,8 +276,9 @@ export class SocketTransport implements Transport {
       this.queue.splice(0, this.queueAt);
       this.queueAt = 0;
     }
-    if (this.queue.length - this.queueAt >= QUEUE_PAUSE || this.pumpScheduled) this.gate.pause('queue');
+    if (this.queue.length - this.queueAt >= QUEUE_PAUSE || this.queueBytes >= QUEUE_PAUSE_BYTES || this.pumpScheduled) this.gate.pause('queue');
     else this.gate.resume('queue');
+    this.countInput();
     this.endIfDone();
   }
 
@@ -259,7 +306,13 @@ export class SocketTransport implements Transport {
     }
   }
 
+  /** Nothing in flight, nothing waiting, nothing unsent: closing it now loses no reply. */
+  get idle(): boolean {
+    return this.inFlightCount === 0 && this.queueAt === this.queue.length && this.output.idle && this.framer.buffered === 0;
+  }
+
   private onLine(line: Buffer): void {
+    this.messagesIn++;
     const text = line.toString('utf8').replace(/\r$/, '');
     if (text.trim() === '') return;
     let value: unknown;
@@ -344,6 +397,7 @@ export class SocketTransport implements Transport {
     // A cancelled request gets no reply (its slot was freed when the cancel came).
     if (cancelled || this.closed) {
       if ('stream' in reply) reply.stream.close();
+      reply.lease?.release();
       return;
     }
     const idJson = JSON.stringify(id);
@@ -360,6 +414,8 @@ export class SocketTransport implements Transport {
         });
       this.output.writeLine(message, reply.resultJson === undefined ? undefined : `{"jsonrpc":"2.0","id":${idJson},"result":${reply.resultJson}}`, logged);
     } else this.output.writeLine({ jsonrpc: '2.0', id, error: reply.error });
+    // Written: its bytes are the output's now (counted as unsent output until the client takes them).
+    reply.lease?.release();
     this.trackRequest(id, false);
   }
 
@@ -380,6 +436,11 @@ export class SocketTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopWatchingRoom();
+    this.queue.length = 0;
+    this.queueAt = 0;
+    this.queueBytes = 0;
+    this.memory.set('input', 0);
     this.onclose?.();
   }
 }

@@ -8,6 +8,7 @@ import { WebSocketServer } from 'ws';
 import { WEB_API_PROTOCOL, WEB_TOKEN_PROTOCOL_PREFIX } from '../../../shared/shelfApi.js';
 import type { ShelfService } from '../service/shelfService.js';
 import { hostAllowed, originAllowed, sameSecret } from '../transport/requestGuards.js';
+import { limitConnections } from '../transport/tcpSlots.js';
 import { FileLinkSlots, isFileLink, serveFileLink } from './linkedFiles.js';
 import { refuse, serveWindowFile } from './windowFiles.js';
 import { type Pongs, serveWindowSocket, startHeartbeat } from './windowSocket.js';
@@ -27,6 +28,9 @@ export interface WebHost {
   token: string;
   close(): Promise<void>;
 }
+
+/** TCP connections to the window's port at once: a few tabs, each a WebSocket and a handful of page loads. */
+export const MAX_WINDOW_CONNECTIONS = 128;
 
 function protocolToken(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.join(',') : header;
@@ -83,6 +87,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const heartbeat = startHeartbeat(wss, service, pongs);
 
+  // Before any token is checked, connections are bounded (the idle longest makes room; see tcpSlots.ts).
+  limitConnections(server, MAX_WINDOW_CONNECTIONS);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());

@@ -2,10 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { AskGate, type Requester } from '../../../../../electron/core/access/askGate.js';
 import { RequestCancel } from '../../../../../electron/core/base/requestCancel.js';
+import { MemoryBudget } from '../../../../../electron/core/clientMemory/memoryBudget.js';
 import type { AccessAsk } from '../../../../../shared/shelfApi.js';
 
+const memory = new MemoryBudget().account();
 const who = (connectionId: number, name: string | null = `client-${connectionId}`): Requester => ({
   connectionId,
+  memory,
   name,
   version: '1',
   protocolVersion: '2026-07-28',
@@ -16,6 +19,7 @@ const who = (connectionId: number, name: string | null = `client-${connectionId}
 /** A 2026-07-28 HTTP client: no connection of its own, only the name it sends. */
 const modernHttp = (name: string): Requester => ({
   connectionId: 99,
+  memory,
   name,
   version: '1',
   protocolVersion: '2026-07-28',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Library } from '../../../../../electron/core/library/library.js';
 import { ConnectionHub } from '../../../../../electron/core/mcp/connectionHub.js';
 import { TrafficLog } from '../../../../../electron/core/traffic/trafficLog.js';
+import { plainReads } from '../../../../support/clientReads.js';
 import { eventually, makeTree, uriOf } from '../../../../support/fixtures.js';
 import { RawClient } from '../../../../support/rawClient.js';
 
@@ -25,7 +26,7 @@ describe('ConnectionHub', () => {
     library = new Library({ maxReadBytes: 1024 * 1024 });
     await library.add(root, { showHidden: false, gitignore: true, extraIgnore: [] });
     traffic = new TrafficLog({ maxEntries: 1000, maxBytes: 1024 * 1024 });
-    hub = new ConnectionHub(library, { traffic });
+    hub = new ConnectionHub(library, { traffic, reads: plainReads(library) });
     await rm(sock, { force: true });
     server = net.createServer((s) => hub.acceptSocket(s));
     await new Promise<void>((r) => server.listen(sock, r));

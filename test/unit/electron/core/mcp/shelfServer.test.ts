@@ -4,9 +4,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ClientReads } from '../../../../../electron/core/access/clientReads.js';
+import { MemoryBudget } from '../../../../../electron/core/clientMemory/memoryBudget.js';
 import { Library } from '../../../../../electron/core/library/library.js';
 import { createShelfServer } from '../../../../../electron/core/mcp/shelfServer.js';
+import { plainReads } from '../../../../support/clientReads.js';
 import { makeTree, uriOf } from '../../../../support/fixtures.js';
 
 /** One server over the library, and the official v2 client on an in-memory pair (the transports are tested elsewhere). */
@@ -29,8 +30,17 @@ describe('createShelfServer', () => {
       era: 'legacy',
       notifications: 'connection',
       tools,
-      reads: new ClientReads(library),
-      requester: () => ({ connectionId: 1, name: 'unit', version: '1', protocolVersion: null, transport: 'socket', connectedAt: 0, grantable: true }),
+      reads: plainReads(library),
+      requester: () => ({
+        connectionId: 1,
+        memory: new MemoryBudget().account(),
+        name: 'unit',
+        version: '1',
+        protocolVersion: null,
+        transport: 'socket',
+        connectedAt: 0,
+        grantable: true,
+      }),
     });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await shelf.server.connect(a);

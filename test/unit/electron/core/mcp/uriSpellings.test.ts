@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { heldCost } from '../../../../../electron/core/clientMemory/heldBytes.js';
+import { heldCost } from '../../../../../electron/core/clientMemory/memoryBudget.js';
 import { pathToUri, resourceKey } from '../../../../../electron/core/library/uriPath.js';
 import { spellingOf, UriSpellings } from '../../../../../electron/core/mcp/uriSpellings.js';
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { type InterceptedReply, MAX_IN_FLIGHT, QUEUE_PAUSE, type StreamedReply } from '../../../../../electron/core/transport/socketTransport.js';
+import { MemoryBudget } from '../../../../../electron/core/clientMemory/memoryBudget.js';
+import {
+  type InterceptedReply,
+  MAX_IN_FLIGHT,
+  QUEUE_PAUSE,
+  QUEUE_PAUSE_BYTES,
+  type StreamedReply,
+} from '../../../../../electron/core/transport/socketTransport.js';
 import { eventually } from '../../../../support/fixtures.js';
 import { deferred, heldReplies, pairsClosedAfterEach, requestLine } from '../../../../support/transportPair.js';
 
@@ -181,6 +188,34 @@ describe('a client sending faster than its requests are served', () => {
     await eventually(() => pair.client.messages.length === lines, 10_000, `all ${lines} replies (got ${pair.client.messages.length})`);
     expect(taken).toBe(lines);
     expect(pair.client.messages.map((m) => m.id)).toEqual(Array.from({ length: lines }, (_, i) => i));
+  });
+});
+
+describe('lines waiting for a slot, in bytes', () => {
+  it(`stops reading it once ${QUEUE_PAUSE_BYTES / 1024 / 1024} MiB of lines wait, however few they are; what waits counts in the memory budget and is given back`, async () => {
+    const waiting: Array<(reply: InterceptedReply) => void> = [];
+    const memory = new MemoryBudget().account();
+    const pair = await open({ memory, intercept: () => new Promise<InterceptedReply>((resolve) => waiting.push(resolve)) });
+    const pad = 'p'.repeat(1024 * 1024 - 100);
+    // 40 lines of 1 MiB, far fewer than the 256 lines that pause it by number.
+    pair.client.send(Array.from({ length: 40 }, (_, i) => requestLine(i, 'resources/read', { pad })).join(''));
+    await eventually(() => pair.server.isPaused(), 5000, 'the server to stop reading the client');
+    await turns(20);
+    expect(waiting).toHaveLength(MAX_IN_FLIGHT);
+    // The slots' lines, the 4 MiB waiting, an unfinished line and a chunk; before, all 40 MiB were read and kept.
+    expect(pair.server.bytesRead).toBeLessThan(MAX_IN_FLIGHT * 1024 * 1024 + 10 * 1024 * 1024);
+    expect(memory.of('input')).toBeGreaterThanOrEqual(QUEUE_PAUSE_BYTES - 1024 * 1024);
+    expect(memory.of('input')).toBeLessThan(QUEUE_PAUSE_BYTES + 5 * 1024 * 1024);
+    for (const resolve of waiting.splice(0)) resolve({ result: {} });
+    await eventually(
+      () => {
+        for (const resolve of waiting.splice(0)) resolve({ result: {} });
+        return pair.client.messages.length === 40;
+      },
+      20_000,
+      'all 40 replies',
+    );
+    expect(memory.of('input')).toBe(0);
   });
 });
 
