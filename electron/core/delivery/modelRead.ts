@@ -1,4 +1,4 @@
-import { closeSync } from 'node:fs';
+import { closeSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
@@ -7,14 +7,16 @@ import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
 import { formatBytes } from '../../../shared/formatBytes.js';
 import { Turns } from '../background/turns.js';
 import { ShelfError } from '../base/shelfError.js';
-import { type DocumentKind, documentKind, NAMED_PARTS, PART_NAMES, SOURCE_KINDS } from '../documents/documentKinds.js';
+import { type ReplyCharge, replyCost } from '../clientMemory/memoryBudget.js';
+import { type DocumentKind, documentKind, PART_NAMES, SOURCE_KINDS } from '../documents/documentKinds.js';
 import { readAsync, scanKind } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, mediaType, typeFromName } from '../library/mediaType.js';
 import { STREAM_FROM } from '../library/safeRead.js';
 import { type DeliveryProfile, MAX_EMBEDDED_BYTES } from './clientProfiles.js';
+import { kindLabel, parsePages, selectParts } from './documentParts.js';
 import type { ImageForModel } from './imageForModel.js';
-import { type LineIndexCache } from './lineIndex.js';
+import type { LineIndex, LineIndexCache } from './lineIndex.js';
 import { textEncoding } from './textEncoding.js';
 import { FileLines, type Page, StringLines } from './textPages.js';
 
@@ -83,24 +85,32 @@ export class ModelReader {
 
   /** Large files looked at as a whole (it reads them all once) a few at a time, so many clients asking for huge files queue. */
   private readonly scans = new Turns(MAX_SCANS, MAX_WAITING_SCANS, 'Too many large files are being opened at once; try again shortly');
+  /** The scan of each file version under way: reads of one large file at once share it (16 calls made 16 scans of 600 MB). */
+  private readonly scanning = new Map<string, Promise<LineIndex | null>>();
+  /** Large files looked at as a whole (for tests and the bench). */
+  scansRun = 0;
 
   constructor(private readonly options: ModelReaderOptions) {}
 
-  async read(args: ReadToolArgs, profile: DeliveryProfile): Promise<ModelRead> {
-    const read = await this.readAs(args, profile);
+  /** `charge` reserves the reply in the client's memory budget once its size is known (refused when it is spent). */
+  async read(args: ReadToolArgs, profile: DeliveryProfile, charge?: ReplyCharge): Promise<ModelRead> {
+    const read = await this.readAs(args, profile, charge);
     // What it gave, for the traffic log too (the history gets it from here).
     const meta = read.result._meta?.[READ_META_KEY] as Record<string, unknown> | undefined;
     if (meta) meta.detail = read.detail;
     return read;
   }
 
-  private async readAs(args: ReadToolArgs, profile: DeliveryProfile): Promise<ModelRead> {
+  private async readAs(args: ReadToolArgs, profile: DeliveryProfile, charge?: ReplyCharge): Promise<ModelRead> {
     const library = this.options.library;
+    // What a reply holds while it is built: a page of text (four bytes a character at most, with its JSON), and a small file whole or an image.
+    charge?.(4 * profile.textBudget + 4096, 'this read');
     const fileUri = fileUriOfText(args.uri);
     if (fileUri !== null) return this.readDocument(args, fileUri, profile);
     const found = await library.locate(args.uri);
     if (!found) throw ShelfError.notFound(args.uri);
     const rel = found.entry.rel;
+    charge?.(replyCost(Math.min(Math.max(0, found.entry.size), STREAM_FROM)), 'this read');
     const kind = documentKind(rel);
     // A web page is read as its markup here (its visible text is at ?as=text); other documents as their text.
     if (library.documentsOn && kind && !SOURCE_KINDS.has(kind)) return this.readDocument(args, args.uri, profile);
@@ -125,14 +135,7 @@ export class ModelReader {
       }
       // A file indexed before (this version, or it only grew by text) is text: not looked at as a whole again.
       let index = await this.options.lines.current(fd, stat);
-      if (!index && !binaryByName(rel)) {
-        index = await this.scans.run(async () => {
-          const scan = await scanKind(fd, args.uri, Number.POSITIVE_INFINITY, stat, rel);
-          if (scan.kind !== 'text') return null;
-          const bom = scan.legacy ? 0 : scan.encoding === 'utf-8' ? (scan.head[0] === 0xef && scan.head[1] === 0xbb && scan.head[2] === 0xbf ? 3 : 0) : 2;
-          return this.options.lines.build(fd, scan.stat, textEncoding(scan.legacy ?? scan.encoding), bom);
-        });
-      }
+      if (!index && !binaryByName(rel)) index = await this.scanOnce(fd, args.uri, stat, rel);
       if (index) {
         const page = await new FileLines(fd, index, index.version.size).page(this.pageRequest(args, profile));
         return this.textResult(args, rel, page, index.version.size, byName ?? 'text/plain');
@@ -145,6 +148,25 @@ export class ModelReader {
     } finally {
       if (!handedOver) closeSync(opened.fd);
     }
+  }
+
+  /** A large file looked at as a whole once per version, however many reads ask at once (each then pages with its own descriptor). */
+  private scanOnce(fd: number, uri: string, stat: Stats, rel: string): Promise<LineIndex | null> {
+    const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    let scan = this.scanning.get(key);
+    if (!scan) {
+      scan = this.scans
+        .run(async () => {
+          this.scansRun++;
+          const kind = await scanKind(fd, uri, Number.POSITIVE_INFINITY, stat, rel);
+          if (kind.kind !== 'text') return null;
+          const bom = kind.legacy ? 0 : kind.encoding === 'utf-8' ? (kind.head[0] === 0xef && kind.head[1] === 0xbb && kind.head[2] === 0xbf ? 3 : 0) : 2;
+          return this.options.lines.build(fd, kind.stat, textEncoding(kind.legacy ?? kind.encoding), bom);
+        })
+        .finally(() => this.scanning.delete(key));
+      this.scanning.set(key, scan);
+    }
+    return scan;
   }
 
   private pageRequest(args: ReadToolArgs, profile: DeliveryProfile) {
@@ -345,31 +367,17 @@ export class ModelReader {
   }
 }
 
-function kindLabel(kind: DocumentKind): string {
-  const labels: Record<DocumentKind, string> = {
-    pdf: 'PDF',
-    docx: 'Word document',
-    xlsx: 'Excel workbook',
-    pptx: 'PowerPoint presentation',
-    epub: 'EPUB book',
-    odt: 'OpenDocument text',
-    ods: 'OpenDocument spreadsheet',
-    odp: 'OpenDocument presentation',
-    rtf: 'RTF document',
-    html: 'web page',
-    ipynb: 'Jupyter notebook',
-    eml: 'mail message',
-    mbox: 'mailbox',
-    image: 'image (text by OCR)',
-  };
-  return labels[kind];
-}
-
 function describeLines(page: Page): string {
   if (page.cutLine)
     return `line ${n(page.firstLine)} of ${n(page.totalLines)}, characters ${n(page.startColumn)}–${n((page.next?.column ?? page.startColumn) - 1)}`;
-  const from = page.startColumn > 1 ? `line ${n(page.firstLine)} from character ${n(page.startColumn)}` : `line ${n(page.firstLine)}`;
-  return page.lastLine > page.firstLine ? `${from.replace('line', 'lines')}–${n(page.lastLine)} of ${n(page.totalLines)}` : `${from} of ${n(page.totalLines)}`;
+  if (page.startColumn > 1) {
+    // Part of a line, then whole lines: "line 1 from character 50,001 through line 2 of 40".
+    const from = `line ${n(page.firstLine)} from character ${n(page.startColumn)}`;
+    return page.lastLine > page.firstLine ? `${from} through line ${n(page.lastLine)} of ${n(page.totalLines)}` : `${from} of ${n(page.totalLines)}`;
+  }
+  return page.lastLine > page.firstLine
+    ? `lines ${n(page.firstLine)}–${n(page.lastLine)} of ${n(page.totalLines)}`
+    : `line ${n(page.firstLine)} of ${n(page.totalLines)}`;
 }
 
 /** The note after a page: what it holds of the text, and the call that reads on. */
@@ -389,41 +397,4 @@ function pageNote(args: ReadToolArgs, page: Page, prefix: string | undefined, bu
     parts.push(`To read on, call read_resource with ${at}${keep ? ` (and the same ${keep})` : ''}.`);
   }
   return parts.join(' ');
-}
-
-/** "3" or "2-5" or "4-" (to the last): the parts of a document to read. */
-export function parsePages(pages: string): { from: number; to: number | null } {
-  const m = /^\s*(\d{1,6})\s*(?:(-)\s*(\d{1,6})?\s*)?$/.exec(pages);
-  if (!m) throw ShelfError.invalidParams(`pages is a page number or a range, such as "3" or "2-5" (not "${pages.slice(0, 40)}")`);
-  const from = Number(m[1]);
-  const to = m[2] ? (m[3] ? Number(m[3]) : null) : from;
-  if (from < 1 || (to !== null && to < from)) throw ShelfError.invalidParams(`pages "${pages}" is not a range of pages (the first page is 1)`);
-  return { from, to };
-}
-
-/**
- * The text of parts `range` of a document's extracted text: parts start at
- * their marks (`--- Page 3 ---`, `--- Sheet: Totals ---`), found in order.
- */
-function selectParts(text: string, kind: DocumentKind, total: number, range: { from: number; to: number | null }): { text: string; from: number; to: number } {
-  const name = PART_NAMES[kind];
-  if (range.from > total) throw ShelfError.invalidParams(`pages ${range.from} is past the end: the ${kindLabel(kind)} has ${total} ${name.toLowerCase()}(s)`);
-  const to = Math.min(range.to ?? total, total);
-  const starts: number[] = [];
-  const named = NAMED_PARTS.has(kind);
-  const prefix = named ? `--- ${name}: ` : `--- ${name} `;
-  for (let part = 1, at = 0; part <= to + 1; part++) {
-    // Each part after the first starts on a line of its own: "\n--- Page 3 ---\n" (sheets by name: "\n--- Sheet: Totals ---").
-    const mark = named ? prefix : `${prefix}${part} ---\n`;
-    const found = part === 1 && text.startsWith(mark) ? -1 : text.indexOf(`\n${mark}`, at);
-    if (found < 0 && part > 1) break;
-    if (found < 0 && !text.startsWith(mark)) break;
-    const start = found + 1;
-    starts.push(start);
-    at = start + mark.length;
-  }
-  const begin = starts[range.from - 1];
-  if (begin === undefined) throw ShelfError.invalidParams(`pages ${range.from}: the ${kindLabel(kind)} has no such ${name.toLowerCase()}`);
-  const end = starts[to] ?? text.length;
-  return { text: text.slice(begin, end), from: range.from, to };
 }
