@@ -66,11 +66,11 @@ describe('safety: only published files, whatever the client sends', () => {
     await mkdir(path.join(docs, 'empty-dir'));
     if (UNPRIVILEGED) await chmod(base, 0o755); // so `nobody` can enter the fixture
     before = await fingerprint(base);
-    shelf = await startShelf([docs], [], { unprivileged: true });
-    hiddenShelf = await startShelf([docs], ['--show-hidden', '--no-gitignore']);
+    // Both at once: each start may take up to a minute on a busy machine, and the hook's deadline held two in a row.
+    [shelf, hiddenShelf] = await Promise.all([startShelf([docs], [], { unprivileged: true }), startShelf([docs], ['--show-hidden', '--no-gitignore'])]);
     raw = await RawClient.initialized(shelf.socketPath);
     rawHidden = await RawClient.initialized(hiddenShelf.socketPath);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     raw?.close();
