@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_READ_BYTES } from '../../shared/limits.js';
+import { reportUncaught } from '../core/base/processErrors.js';
 import { defaultSettingsDir } from '../core/settings/settingsStore.js';
 import { isLoopbackAddress, parseHostPort } from '../core/transport/requestGuards.js';
 import { defaultSocketPath } from '../core/transport/socketPath.js';
@@ -214,6 +215,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     return;
   }
   const log: Log = (message) => process.stderr.write(`mcp-shelf: ${message}\n`);
+  reportUncaught(log);
   const options = serveOptions(values, positionals, log);
   const signals = shutdownOnSignals(log);
   const shelf = await startOrExit(options, log);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 
 import type { AccessAsk } from '../../shared/shelfApi.js';
+import { reportUncaught } from '../core/base/processErrors.js';
 import { appBridgeCommand, type BridgeCommand, nodeBridgeCommand } from '../core/clientSetup/clientConfigs.js';
 import { builtWorkers } from '../core/service/serviceOptions.js';
 import { ShelfService } from '../core/service/shelfService.js';
@@ -245,6 +246,8 @@ function runAsBridge(launch: Extract<Launch, { mode: 'bridge' | 'bridge-usage' }
 }
 
 function runAsApp(): void {
+  // What nobody caught goes to the log; the app keeps serving (Electron would otherwise show a dialog or exit).
+  reportUncaught((message) => console.warn(`mcp-shelf: ${message}`));
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return;

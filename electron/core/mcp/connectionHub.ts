@@ -6,6 +6,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientInfo } from '../../../shared/shelfApi.js';
 import type { ClientReads, Requester } from '../access/clientReads.js';
+import { boundedLog } from '../base/processErrors.js';
 import { type MemoryAccount, MemoryBudget } from '../clientMemory/memoryBudget.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
@@ -106,6 +107,7 @@ export class ConnectionHub {
   private stopFeedingHttp: (() => void) | null = null;
   /** The open modern HTTP listens (their URIs' spellings; ended by a cancel). */
   private readonly httpListens = new HttpListens();
+  private readonly sdkLog: (key: string, message: string) => void;
 
   constructor(
     private readonly library: Library,
@@ -113,6 +115,7 @@ export class ConnectionHub {
   ) {
     this.options = { ...options };
     this.reads = options.reads;
+    this.sdkLog = boundedLog((message) => options.log?.(message), 5);
     this.held = options.held ?? new MemoryBudget();
   }
 
@@ -199,7 +202,7 @@ export class ConnectionHub {
         if (era === 'legacy') shelf.server.oninitialized = () => this.changed();
         return shelf.server;
       },
-      { transport, maxSubscriptions: MAX_LISTENS_PER_CONNECTION, onerror: () => undefined },
+      { transport, maxSubscriptions: MAX_LISTENS_PER_CONNECTION, onerror: (err) => this.sdkError(`connection ${connection.id}`, err) },
     );
     socket.once('close', () => {
       clearTimeout(handshake);
@@ -261,7 +264,8 @@ export class ConnectionHub {
       onclose?.();
       this.closed(connection);
     };
-    shelf.server.onerror = () => undefined; // a response to nothing, say: the client's problem, not a crash
+    // A response to nothing, say: the client's problem, not a crash; said in the log, at most a few a minute.
+    shelf.server.onerror = (err) => this.sdkError(`http session ${connection?.id ?? '?'}`, err);
     await shelf.server.connect(transport);
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
@@ -288,7 +292,7 @@ export class ConnectionHub {
           reads: this.reads,
           requester: (request) => requesterOf(this.httpClientFor(request)),
         }).server,
-      { legacy: 'reject', responseMode: 'json', maxSubscriptions: MAX_HTTP_LISTENS, onerror: () => undefined },
+      { legacy: 'reject', responseMode: 'json', maxSubscriptions: MAX_HTTP_LISTENS, onerror: (err) => this.sdkError('http', err) },
     );
     const listChanged = listChangedThrottle(() => handler.notify.resourcesChanged());
     const unsubscribe = this.library.subscribe({
@@ -402,6 +406,11 @@ export class ConnectionHub {
       },
       outgoing: (message, bytes, text, preview) => traffic?.record(connection.id, 'out', message, bytes, text, preview),
     };
+  }
+
+  /** What the SDK reports (a client's malformed traffic, mostly): to the log, bounded per source so no client can flood it. */
+  private sdkError(source: string, err: Error): void {
+    this.sdkLog(source, err.message);
   }
 
   async closeAll(): Promise<void> {
