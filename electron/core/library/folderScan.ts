@@ -89,6 +89,8 @@ export async function scanTree(
     recent?: RecentFiles;
     /** Told of each directory walked, just before it is listed (so a watch placed then misses nothing after). */
     onDir?: (rel: string) => void;
+    /** A folder below the first that could not be listed (it is skipped); the first one's error is thrown. */
+    onUnreadable?: (rel: string, err: unknown) => void;
     /**
      * Regular files whose type the name gives are entered without a stat
      * (size and time NOT_STATTED, filled in later): a million lstat calls
@@ -97,7 +99,7 @@ export async function scanTree(
     lazyStats?: boolean;
   } = {},
 ): Promise<void> {
-  const { onExcluded, recent, onDir, lazyStats = false } = options;
+  const { onExcluded, recent, onDir, onUnreadable, lazyStats = false } = options;
   const pending = [dirRel];
   let first = true;
   while (pending.length > 0) {
@@ -108,6 +110,7 @@ export async function scanTree(
       dirents = readdirSync(joinRel(realRoot, dir), { withFileTypes: true });
     } catch (err) {
       if (first) throw err;
+      onUnreadable?.(dir, err);
       continue; // a subfolder we cannot read is skipped, the rest is served
     }
     first = false;

@@ -7,6 +7,12 @@ import type { FolderWatching } from './folderWatching.js';
 import type { FolderRules } from './rules.js';
 import { joinRel } from './uriPath.js';
 
+/** An error that says the folder is not there (or no longer readable), as opposed to one that passes (EMFILE, EIO). */
+function isGone(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM' || code === 'ELOOP';
+}
+
 /** What a sync works on: the folder's place, rules, index and watches. */
 export interface SyncedFolder {
   readonly realRoot: string;
@@ -75,12 +81,18 @@ export class IndexSync {
       reached?.add(d);
       this.watching.watchDir(d);
     };
-    await scanTree(this.folder.realRoot, this.folder.rules, rel, found, { recent, onDir }).catch(() => undefined);
+    // Folders that could not be listed for a passing reason (out of file descriptors, an I/O error) keep what
+    // the index holds below them: only what is gone is removed, never what could not be looked at just now.
+    const unsure: string[] = [];
+    const onUnreadable = (d: string, err: unknown) => {
+      if (!isGone(err)) unsure.push(d === '' ? '' : `${d}/`);
+    };
+    await scanTree(this.folder.realRoot, this.folder.rules, rel, found, { recent, onDir, onUnreadable }).catch((err: unknown) => onUnreadable(rel, err));
     if (reached) this.watching.keepOnly(reached, rel);
     if (this.index.hasBelow(rel)) {
       const prefix = `${rel}/`;
       const gone: string[] = [];
-      for (const p of this.index.paths().startingWith(prefix)) if (!found.has(p)) gone.push(p);
+      for (const p of this.index.paths().startingWith(prefix)) if (!found.has(p) && !unsure.some((u) => p.startsWith(u))) gone.push(p);
       for (const p of gone) this.index.remove(p, change);
     }
     for (const entry of found.values()) this.upsertIfChanged(entry, change);
