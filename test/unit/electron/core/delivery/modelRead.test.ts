@@ -14,7 +14,7 @@ describe('ModelReader', () => {
   let root: string;
   let library: Library;
   const profile: DeliveryProfile = profileFor(
-    { name: 'unit', version: '1', protocolVersion: '2025-11-25' },
+    { name: 'unit', protocolVersion: '2025-11-25' },
     { textBudget: 100_000, imageMaxSide: 1568, imageMaxBytes: 1536 * 1024, clients: {} },
   );
 
