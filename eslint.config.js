@@ -64,6 +64,7 @@ const CORE_STACK = [
   ['library'],
   ['delivery', 'search'],
   ['access'],
+  ['changes'],
   ['mcp'],
   ['settings', 'clientSetup'],
   ['service'],

@@ -1,3 +1,4 @@
+import type { AccessChange } from './changeTypes.js';
 import type { ReadFailure } from './readFailure.js';
 
 /**
@@ -38,6 +39,8 @@ export interface AccessEntry {
   failure?: ReadFailure;
   /** A search by a client (search_resources, grep_resources): what it looked for and how many hits it got; `uri` is empty. */
   search?: AccessSearch;
+  /** A change a model proposed (write_resource, edit_resource): what it was and how it ended; `uri` names the file. */
+  change?: AccessChange;
   /**
    * Noise by one client in a row (not-found reads, and reads refused
    * without asking anyone: no window, too many waiting), folded into this
@@ -60,8 +63,8 @@ export interface HistoryQuery {
   client?: string;
   /** Only entries that failed for this reason. */
   failure?: ReadFailure;
-  /** Only reads, or only searches. */
-  kind?: 'read' | 'search';
+  /** Only reads, only searches, or only changes. */
+  kind?: 'read' | 'search' | 'change';
   folder?: string;
   /** Only entries for this exact URI. */
   uri?: string;

@@ -44,6 +44,14 @@ export const ErrorCodes = {
    * `data.reason` says what ran out ('memory'); trying again shortly works.
    */
   serverBusy: 1007,
+  /**
+   * A change a model proposed was not made (write_resource, edit_resource):
+   * the folder does not allow changes, the path is not one MCP Shelf may
+   * change, the edit does not match, the person declined or did not answer,
+   * the file changed since (conflict), or no window was open to ask.
+   * `data.reason` says which; nothing was written.
+   */
+  changeNotMade: 1008,
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -5,12 +5,14 @@
  */
 
 import type { AccessAsk, AccessDecision, AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from './accessTypes.js';
+import type { ChangeDecision, ChangeDiffPage, ChangeProposal, UndoResult, UndoState } from './changeTypes.js';
 import type { ClientConfigSnippet, ClientSetupResult, DoctorReport, SetupClient } from './clientSetupTypes.js';
-import type { ReadFailure } from './readFailure.js';
 
 // The contract's types by area, all reachable from here.
 export type * from './accessTypes.js';
 export type * from './clientSetupTypes.js';
+export type * from './trafficTypes.js';
+import type { TrafficEntry, TrafficQuery, TrafficRow } from './trafficTypes.js';
 
 export interface FolderOptions {
   enabled: boolean;
@@ -19,6 +21,12 @@ export interface FolderOptions {
   extraIgnore: string[];
   /** Each client read waits for the person to allow it (the window asks); listing is not affected. */
   askBeforeRead: boolean;
+  /**
+   * Changes by AI: `off` (no write tool reaches this folder), or `ask` (a
+   * model may propose a new file or an edit, written only once the person
+   * approves it in the window).
+   */
+  changes: 'off' | 'ask';
 }
 
 export type FolderState = 'indexing' | 'watching' | 'polling' | 'missing' | 'disabled' | 'error';
@@ -206,6 +214,11 @@ export interface Settings {
   delivery: DeliverySettings;
   /** Text of images and scanned PDF pages by OCR: on or off, and its languages (Tesseract codes; English ships). */
   ocr: { enabled: boolean; languages: string[] };
+  /**
+   * Changes by AI (folders with `changes: 'ask'`): the largest file a change
+   * may write, and how much of the previous versions Undo needs is kept.
+   */
+  changes: { maxBytes: number; keepBytes: number; keepDays: number };
 }
 
 /** What the window may change with updateSettings (folders have their own methods). */
@@ -215,54 +228,8 @@ export type SettingsPatch = Partial<Pick<Settings, 'maxReadBytes' | 'socketPath'
   history?: Partial<Settings['history']>;
   delivery?: Partial<DeliverySettings>;
   ocr?: Partial<Settings['ocr']>;
+  changes?: Partial<Settings['changes']>;
 };
-
-export type TrafficDirection = 'in' | 'out';
-export type TrafficKind = 'request' | 'response' | 'notification' | 'error';
-
-/** A message as the Traffic list shows it: everything but its JSON (live batches carry these; the JSON is fetched when a row is opened). */
-export interface TrafficRow {
-  seq: number;
-  time: number;
-  connectionId: number;
-  client: string | null;
-  direction: TrafficDirection;
-  kind: TrafficKind;
-  method: string | null;
-  /** What it is about: the URI read or subscribed, or the tool called (a response carries its request's). */
-  target: string | null;
-  id: string | number | null;
-  /** Response entries: ms since their request. */
-  durationMs: number | null;
-  /** Size on the wire. */
-  bytes: number;
-  errorCode: number | null;
-  errorMessage: string | null;
-  /** An error reply to a read: why, as the owner reads it (see AccessEntry.failure). */
-  failure?: ReadFailure;
-  /** A tool read's answer: what it gave ("lines 1–2,000 of 120,000", "image 1568×1045 JPEG (from 3000×2000 PNG)"). */
-  detail?: string;
-  /** Its JSON had long strings cut (see TrafficEntry.payload). */
-  truncated: boolean;
-}
-
-export interface TrafficEntry extends TrafficRow {
-  /** The message as JSON, long strings cut to a preview with their true length. */
-  payload: string;
-}
-
-export interface TrafficQuery {
-  connectionId?: number;
-  method?: string;
-  errorsOnly?: boolean;
-  /** Only error replies that failed for this reason. */
-  failure?: ReadFailure;
-  text?: string;
-  /** Only entries with seq above this. */
-  afterSeq?: number;
-  /** Newest entries, at most this many (default 1000). */
-  limit?: number;
-}
 
 export interface HostInfo {
   kind: 'electron' | 'web';
@@ -318,6 +285,17 @@ export interface ShelfMethods {
   pendingAsks(): Promise<AccessAsk[]>;
   /** Answers a waiting read; false when it was no longer waiting (answered elsewhere, timed out, client gone). */
   answerAsk(id: number, decision: AccessDecision): Promise<boolean>;
+  /**
+   * Changes a model proposed, waiting for a decision (also the `changes`
+   * event); a page of one's diff (`count` hunks from `from`, its whole text
+   * when `withText`; null once it stopped waiting); the decision (false: it
+   * no longer waited); History's Undo, and whether each change can be undone.
+   */
+  pendingChanges(): Promise<ChangeProposal[]>;
+  changeDiff(id: number, from: number, count: number, withText: boolean): Promise<ChangeDiffPage | null>;
+  answerChange(id: number, decision: ChangeDecision): Promise<boolean>;
+  undoChange(undoId: string): Promise<UndoResult>;
+  undoStates(undoIds: string[]): Promise<Record<string, UndoState>>;
   /** Folders on the host whose path starts with `typed` (for the path field; `~` is the home folder). */
   completeFolderPath(typed: string): Promise<string[]>;
   /** Full-text search, as the search_resources tool answers it (ask-before-read folders left out). */
@@ -334,6 +312,8 @@ export interface ShelfEvents {
   access: AccessEntry[];
   /** Every read now waiting for an answer. */
   asks: AccessAsk[];
+  /** Every change now waiting for a decision. */
+  changes: ChangeProposal[];
 }
 
 export type ShelfMethodName = keyof ShelfMethods;
@@ -372,13 +352,18 @@ export const SHELF_METHODS = [
   'clearHistory',
   'pendingAsks',
   'answerAsk',
+  'pendingChanges',
+  'changeDiff',
+  'answerChange',
+  'undoChange',
+  'undoStates',
   'searchContent',
   'completeFolderPath',
   'readForModel',
   'fileLink',
 ] as const satisfies readonly ShelfMethodName[];
 
-export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status', 'access', 'asks'] as const satisfies readonly ShelfEventName[];
+export const SHELF_EVENTS = ['traffic', 'folders', 'clients', 'status', 'access', 'asks', 'changes'] as const satisfies readonly ShelfEventName[];
 
 type Exhaustive<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : { missing: Exclude<All, Listed> };
 export const methodsAreExhaustive: Exhaustive<ShelfMethodName, (typeof SHELF_METHODS)[number]> = true;

@@ -46,6 +46,10 @@ Options:
   --ask-before-read      each client read waits until you allow it in the
                          window (needs --ui and an open tab; without one such
                          reads are refused, with an error that says why)
+  --allow-changes        let a model propose changes to these folders' files
+                         (write_resource, edit_resource): each is written only
+                         once you approve it in the window (needs --ui and an
+                         open tab; without one they are refused)
   --show-hidden          publish dotfiles (secrets such as .env, keys and .git
                          stay hidden)
   --config-dir DIR       settings folder (default: ${defaultSettingsDir()})
@@ -59,6 +63,7 @@ const SERVE_OPTIONS = {
   'no-gitignore': { type: 'boolean' },
   'show-hidden': { type: 'boolean' },
   'ask-before-read': { type: 'boolean' },
+  'allow-changes': { type: 'boolean' },
   'no-search-index': { type: 'boolean' },
   ui: { type: 'boolean' },
   'no-open': { type: 'boolean' },
@@ -119,7 +124,12 @@ function serveOptions(values: ServeValues, folders: string[], log: Log): Headles
     socketPath: values.socket as string | undefined,
     maxReadBytes,
     ...(clientMemory !== undefined ? { clientMemoryBytes: clientMemory * 1024 * 1024 } : {}),
-    rules: { gitignore: !values['no-gitignore'], showHidden: Boolean(values['show-hidden']), askBeforeRead: Boolean(values['ask-before-read']) },
+    rules: {
+      gitignore: !values['no-gitignore'],
+      showHidden: Boolean(values['show-hidden']),
+      askBeforeRead: Boolean(values['ask-before-read']),
+      ...(values['allow-changes'] ? { changes: 'ask' as const } : {}),
+    },
     settingsDir: values['config-dir'] as string | undefined,
     uiPort: values.ui ? (uiPort ?? 'last') : undefined,
     http,

@@ -160,6 +160,22 @@ export class ClientReads {
     }
   }
 
+  /**
+   * A read a change tool makes on the client's behalf (the diff of a dry
+   * run shows the file): asked about like any read in an ask-before-read
+   * folder, and recorded as one.
+   */
+  async allowRead(uri: string, who: Requester, via: AccessEntry['via'], cancel?: CancelHook): Promise<void> {
+    await this.run(
+      uri,
+      who,
+      via,
+      async () => null,
+      () => ({ size: this.library.resolve(uri)?.entry.size ?? 0, detail: 'the diff of a proposed change (dryRun)' }),
+      cancel,
+    );
+  }
+
   private async run<T>(
     uri: string,
     who: Requester,

@@ -6,7 +6,7 @@ export const fileOf = (e: AccessEntry): string => fileUriOfText(e.uri) ?? e.uri;
 
 /** Counts one successful read in a per-file map. */
 export function addRead(perFile: Map<string, FileAccess>, e: AccessEntry): void {
-  if (e.outcome === 'ok' && !e.search) addReads(perFile, fileOf(e), 1, e.time, e.client);
+  if (e.outcome === 'ok' && !e.search && !e.change) addReads(perFile, fileOf(e), 1, e.time, e.client);
 }
 
 /** Adds `n` (or takes back) entries of a client; a client with none left is forgotten. */

@@ -25,6 +25,7 @@ export function historyText(entries: readonly AccessEntry[], format: HistoryExpo
           e.detail ?? null,
           e.failure ?? null,
           e.search ? `${e.search.tool} ${e.search.query}` : null,
+          e.change ? `${e.change.kind} ${e.change.outcome} +${e.change.added} -${e.change.removed}${e.change.edited ? ' edited' : ''}` : null,
         ]),
         {
           header: true,
@@ -46,6 +47,7 @@ export function historyText(entries: readonly AccessEntry[], format: HistoryExpo
             'detail',
             'failure',
             'search',
+            'change',
           ],
           // A client chooses its name and the URIs it asks for: a cell starting with = + - @ must not become a spreadsheet formula.
           escape_formulas: true,

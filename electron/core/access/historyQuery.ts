@@ -17,6 +17,8 @@ export interface Collected {
   matched: number;
 }
 
+const kindOf = (e: AccessEntry): 'read' | 'search' | 'change' => (e.search ? 'search' : e.change ? 'change' : 'read');
+
 function matches(e: AccessEntry, q: HistoryQuery): boolean {
   return (
     (q.beforeSeq === undefined || e.seq < q.beforeSeq) &&
@@ -25,7 +27,7 @@ function matches(e: AccessEntry, q: HistoryQuery): boolean {
     (q.uri === undefined || e.uri === q.uri) &&
     (q.outcome === undefined || e.outcome === q.outcome) &&
     (q.failure === undefined || e.failure === q.failure) &&
-    (q.kind === undefined || (q.kind === 'search') === (e.search !== undefined)) &&
+    (q.kind === undefined || q.kind === kindOf(e)) &&
     (q.since === undefined || e.time >= q.since) &&
     (q.until === undefined || e.time <= q.until)
   );

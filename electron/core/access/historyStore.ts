@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
+import type { AccessChange } from '../../../shared/changeTypes.js';
 import type { AccessEntry, FileAccess, HistoryExport, HistoryExportFormat, HistoryPage, HistoryQuery } from '../../../shared/shelfApi.js';
 import { keptString } from '../clientMemory/keptString.js';
 import { addClient, addRead, addReads, fileOf } from './historyCounts.js';
@@ -54,6 +55,14 @@ const NOISE_SHARE = 1 / 16;
 
 // A copy of its own (keptString): a slice would keep a client's whole long URI or message alive in every entry.
 const cut = (s: string | null): string | null => (s === null ? null : keptString(s, MAX_FIELD_CHARS));
+
+/** A change's record, field by field (what the history keeps is what it names, nothing a caller added). */
+function changeOf(c: AccessChange): AccessChange {
+  const kept: AccessChange = { kind: c.kind, outcome: c.outcome, added: c.added, removed: c.removed, sizeBefore: c.sizeBefore, sizeAfter: c.sizeAfter };
+  if (c.edited) kept.edited = true;
+  if (c.undoId !== undefined) kept.undoId = c.undoId.slice(0, 64);
+  return kept;
+}
 
 export class HistoryStore {
   private readonly segments: Segment[] = [];
@@ -188,6 +197,7 @@ export class HistoryStore {
     if (entry.repeated !== undefined) e.repeated = entry.repeated;
     if (entry.failure !== undefined) e.failure = entry.failure;
     if (entry.search !== undefined) e.search = { tool: entry.search.tool, query: keptString(entry.search.query, 200), hits: entry.search.hits };
+    if (entry.change !== undefined) e.change = changeOf(entry.change);
     if (this.closed) return e;
     if (isNoise(e)) {
       const size = lineBytes(e);
@@ -360,7 +370,7 @@ export class HistoryStore {
   private count(e: AccessEntry, sign: 1 | -1): void {
     addClient(this.perClient, e.client, sign);
     if (sign === 1) return addRead(this.perFile, e);
-    if (e.outcome !== 'ok' || e.search) return;
+    if (e.outcome !== 'ok' || e.search || e.change) return;
     const known = this.perFile.get(fileOf(e));
     if (known && --known.reads <= 0) this.perFile.delete(known.uri);
   }

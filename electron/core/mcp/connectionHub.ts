@@ -108,6 +108,12 @@ export class ConnectionHub {
   /** The open modern HTTP listens (their URIs' spellings; ended by a cancel). */
   private readonly httpListens = new HttpListens();
   private readonly sdkLog: (key: string, message: string) => void;
+  /** Servers to tell when the tools they list change (a folder began or stopped allowing changes). */
+  private readonly toolListeners = new Set<() => void>();
+  private readonly onToolsChanged = (listener: () => void): (() => void) => {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  };
 
   constructor(
     private readonly library: Library,
@@ -125,6 +131,12 @@ export class ConnectionHub {
 
   list(): Connection[] {
     return [...this.connections.values()];
+  }
+
+  /** The tools clients are listed changed: every connection is told (notifications/tools/list_changed). */
+  toolsChanged(): void {
+    for (const l of [...this.toolListeners]) l();
+    this.modern?.notify.toolsChanged();
   }
 
   /** Applies to connections made from now on (a live server's capabilities cannot change); options not named stay. */
@@ -194,6 +206,7 @@ export class ConnectionHub {
           ...this.options.server,
           era,
           notifications: 'connection',
+          toolsChanged: this.onToolsChanged,
           listenedSpellings: (uri) => listens.spellings.of(uri),
           reads: this.reads,
           held: connection.held,
@@ -242,6 +255,7 @@ export class ConnectionHub {
       ...this.options.server,
       era: 'legacy',
       notifications: 'connection',
+      toolsChanged: this.onToolsChanged,
       reads: this.reads,
       held,
       requester: () =>

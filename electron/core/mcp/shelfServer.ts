@@ -3,11 +3,13 @@ import { type Implementation, Server } from '@modelcontextprotocol/server';
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import { cancelOfSignal } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
+import type { ClientChanges } from '../changes/clientChanges.js';
 import { heldCost, type MemoryAccount } from '../clientMemory/memoryBudget.js';
 import type { Library } from '../library/library.js';
 import type { Grep } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { VERSION } from '../version.js';
+import { CHANGE_TOOLS } from './changeTools.js';
 import type { Era } from './protocolEra.js';
 import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
 import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
@@ -50,6 +52,8 @@ export interface ShelfServerOptions {
   /** What search_resources and grep_resources answer from (absent: that tool is off). */
   search?: SearchIndex | null;
   grep?: Grep | null;
+  /** Changes a model proposes (write_resource, edit_resource: listed only while a folder allows them); absent: none. */
+  changes?: ClientChanges | null;
 }
 
 export interface ShelfServerSetup extends ShelfServerOptions {
@@ -75,6 +79,8 @@ export interface ShelfServerSetup extends ShelfServerOptions {
   requester: (request: { method: string; params: { _meta?: unknown } }) => Requester;
   /** The connection's share of the budget for what clients make the server keep: its subscribed URIs count there. */
   held?: MemoryAccount;
+  /** Told when the tools a client is listed change (a folder began or stopped allowing changes); returns the unsubscriber. */
+  toolsChanged?: (listener: () => void) => () => void;
 }
 
 /** Subscriptions one 2025 connection may hold; a client asking for more gets an error, not our memory. */
@@ -102,7 +108,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
       resources: { subscribe: true, listChanged: true },
       completions: {},
       logging: {},
-      ...(tools ? { tools: {} } : {}),
+      ...(tools ? { tools: { listChanged: true } } : {}),
       ...(app ? { extensions: { [EXTENSION_ID]: {} } } : {}),
     },
     instructions: INSTRUCTIONS,
@@ -129,7 +135,11 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
     return { completion: library.complete(ref.uri, argument.value) };
   });
   if (tools) {
-    server.setRequestHandler('tools/list', () => ({ tools: app ? [...SHELF_TOOLS, ...APP_TOOL_LIST] : SHELF_TOOLS }));
+    // The change tools only while a folder lets a model propose changes: a client never sees a door that is shut.
+    server.setRequestHandler('tools/list', () => {
+      const changing = setup.changes?.anyAllowed() ? CHANGE_TOOLS : [];
+      return { tools: [...SHELF_TOOLS, ...changing, ...(app ? APP_TOOL_LIST : [])] };
+    });
     server.setRequestHandler('tools/call', (req, ctx) =>
       app && isAppTool(req.params.name)
         ? callAppTool(setup, who(req.method, ctx), req.params.name, req.params.arguments, cancelOfSignal(ctx.mcpReq.signal))
@@ -207,8 +217,12 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
         }
       },
     });
+    const stopTools = setup.toolsChanged?.(() => {
+      if (ready()) server.sendToolListChanged().catch(ignoreClosed);
+    });
     stopListening = () => {
       unsubscribe();
+      stopTools?.();
       listChanged.stop();
     };
   }

@@ -8,12 +8,15 @@ import type { ClientReads, Requester } from '../access/clientReads.js';
 import type { CancelHook } from '../base/requestCancel.js';
 import { toRpcError } from '../base/rpcError.js';
 import { ShelfError } from '../base/shelfError.js';
+import type { ClientChanges } from '../changes/clientChanges.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
 import type { Library } from '../library/library.js';
 import type { ListedResource } from '../library/resourceListing.js';
+import { changeRefused } from '../library/safeWrite.js';
 import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
 import { DEFAULT_MATCHES, type Grep, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
+import { CHANGE_TOOL_NAMES, EditArgs, runChangeTool, WriteArgs } from './changeTools.js';
 
 /**
  * The read-only tools, for clients whose model reaches files only through
@@ -198,6 +201,7 @@ export interface ToolContext {
   reads: ClientReads;
   search?: SearchIndex | null;
   grep?: Grep | null;
+  changes?: ClientChanges | null;
 }
 
 /**
@@ -214,7 +218,7 @@ export async function callShelfTool(
   via: AccessEntry['via'] = 'tool',
   cancel?: CancelHook,
 ): Promise<CallToolResult> {
-  if (!TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
+  if (!TOOL_NAMES.has(name) && !CHANGE_TOOL_NAMES.has(name)) throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
   try {
     return await runTool(tools, who, name, args, via, cancel);
   } catch (err) {
@@ -352,6 +356,19 @@ async function runTool(
           ...(page.notSearched.length > 0 ? { notSearched: page.notSearched } : {}),
         },
       };
+    }
+    case 'write_resource':
+    case 'edit_resource': {
+      const a = name === 'write_resource' ? parse(WriteArgs, args, name) : parse(EditArgs, args, name);
+      const changes = tools.changes ?? null;
+      // A forced call while no folder allows changes is refused like one for a folder that does not.
+      if (!changes || !changes.anyAllowed())
+        throw changeRefused(
+          a.uri,
+          'off',
+          'No published folder lets a model change files: the person can turn on “Changes by AI: ask me” in a folder’s Options in MCP Shelf',
+        );
+      return runChangeTool(changes, who, name, a, via, reads.profile(who).textBudget, cancel);
     }
     default:
       throw ShelfError.invalidParams(`Unknown tool: ${name}`);

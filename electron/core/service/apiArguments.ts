@@ -26,6 +26,7 @@ const FolderOptionsPatch = z
     gitignore: z.boolean(),
     extraIgnore: z.array(z.string().min(1).max(1000)).max(500),
     askBeforeRead: z.boolean(),
+    changes: z.enum(['off', 'ask']),
   })
   .partial()
   .strict();
@@ -53,7 +54,7 @@ const HistoryQueryArg = z
     uri: z.string().max(16384).nullish(),
     outcome: z.enum(['ok', 'denied', 'error']).nullish(),
     failure: z.enum(READ_FAILURE_NAMES).nullish(),
-    kind: z.enum(['read', 'search']).nullish(),
+    kind: z.enum(['read', 'search', 'change']).nullish(),
     since: z.number().nullish(),
     until: z.number().nullish(),
     beforeSeq: z.number().int().nullish(),
@@ -134,6 +135,25 @@ export const API_ARGUMENTS = {
   clearHistory: none,
   pendingAsks: none,
   answerAsk: z.tuple([z.number().int().positive(), z.enum(['once', 'client', 'deny'])]),
+  pendingChanges: none,
+  changeDiff: z.tuple([z.number().int().positive(), z.number().int().min(0), z.number().int().min(1).max(500), z.boolean()]),
+  answerChange: z.tuple([
+    z.number().int().positive(),
+    z.union([
+      z
+        .object({
+          approve: z.literal(true),
+          text: z
+            .string()
+            .max(256 * 1024 * 1024)
+            .optional(),
+        })
+        .strict(),
+      z.object({ approve: z.literal(false) }).strict(),
+    ]),
+  ]),
+  undoChange: z.tuple([z.string().regex(/^[a-z0-9-]{1,64}$/)]),
+  undoStates: z.tuple([z.array(z.string().regex(/^[a-z0-9-]{1,64}$/)).max(1000)]),
   completeFolderPath: z.tuple([z.string().max(4096)]),
   searchContent: z.tuple([
     z.string().min(1, 'a query is required').max(1000),

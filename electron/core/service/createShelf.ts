@@ -5,6 +5,9 @@ import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { coalesce, type Coalesced } from '../background/coalesce.js';
+import { ChangeGate } from '../changes/changeGate.js';
+import { ClientChanges } from '../changes/clientChanges.js';
+import { UndoStore } from '../changes/undoStore.js';
 import { MEMORY_LIMITS, MemoryBudget } from '../clientMemory/memoryBudget.js';
 import { ImageForModel } from '../delivery/imageForModel.js';
 import { LineIndexCache } from '../delivery/lineIndex.js';
@@ -63,6 +66,9 @@ export class Shelf {
   readonly modelReader: ModelReader;
   readonly gate: AskGate;
   readonly reads: ClientReads;
+  /** Changes a model proposes: the person's decisions, and the writes they approve. */
+  readonly changeGate: ChangeGate;
+  readonly changes: ClientChanges;
   readonly folders: FolderRegistry;
   readonly endpoints: Endpoints;
   readonly startedAt = Date.now();
@@ -79,6 +85,7 @@ export class Shelf {
     readonly options: ServiceOptions,
     settings: Settings,
     readonly history: HistoryStore,
+    readonly undo: UndoStore,
   ) {
     this.store = new SettingsStore(options.settingsDir);
     this.settings = settings;
@@ -109,14 +116,16 @@ export class Shelf {
       maxBytes: settings.log.maxBytes,
       explain: (uri, code, reason) => this.reads.failureOf(uri, code, reason, { data: { uri } }),
     });
-    this.gate = new AskGate({
+    const windows = () => {
+      let n = 0;
+      for (const answering of this.windows) if (answering()) n++;
+      return n;
+    };
+    this.gate = new AskGate({ timeoutMs: () => this.settings.askTimeoutSeconds * 1000, windows, changed: (asks) => this.events.emit('asks', asks) });
+    this.changeGate = new ChangeGate({
       timeoutMs: () => this.settings.askTimeoutSeconds * 1000,
-      windows: () => {
-        let n = 0;
-        for (const answering of this.windows) if (answering()) n++;
-        return n;
-      },
-      changed: (asks) => this.events.emit('asks', asks),
+      windows,
+      changed: (proposals) => this.events.emit('changes', proposals),
     });
     this.folders = new FolderRegistry(this.library, {
       save: async (folders) => {
@@ -125,6 +134,7 @@ export class Shelf {
       },
       changed: () => this.foldersChanged(),
       asksChanged: (folder, asks) => this.gate.folderChanged(folder, asks),
+      changesChanged: () => this.hub.toolsChanged(),
     });
     // Built in the background from the folders' first index on; serving never waits for it.
     this.search = (options.searchIndex ?? settings.searchIndex) ? new SearchIndex(this.library, () => this.clientsBusy()) : null;
@@ -144,14 +154,32 @@ export class Shelf {
       folderOff: (absPath) => this.folders.holdsOff(absPath),
       recorded: (entry) => this.accessRecorded(entry),
     }));
+    this.changes = new ClientChanges({
+      library: this.library,
+      gate: this.changeGate,
+      undo,
+      history: process.env.MCP_SHELF_NO_HISTORY === '1' ? null : history,
+      recorded: (entry) => this.accessRecorded(entry),
+      allows: (root) => this.folders.allowsChanges(root),
+      asks: (root) => this.folders.asks(root),
+      allowRead: (uri, who, via, cancel) => reads.allowRead(uri, who, via, cancel),
+      limits: () => ({ maxBytes: this.settings.changes.maxBytes }),
+    });
     this.hub = new ConnectionHub(this.library, {
       held: new MemoryBudget({ ...MEMORY_LIMITS, total: options.clientMemoryBytes ?? MEMORY_LIMITS.total }),
       log: options.log,
       traffic: process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1' ? undefined : this.traffic,
-      server: { tools: options.tools ?? settings.tools, app: options.appView ? new AppView(options.appView) : null, search: this.search, grep: this.grep },
+      server: {
+        tools: options.tools ?? settings.tools,
+        app: options.appView ? new AppView(options.appView) : null,
+        search: this.search,
+        grep: this.grep,
+        changes: this.changes,
+      },
       reads,
       connectionClosed: (id) => {
         this.gate.connectionClosed(id);
+        this.changeGate.connectionClosed(id);
         reads.connectionClosed(id);
       },
     });
@@ -271,6 +299,7 @@ export class Shelf {
     this.accessSoon.cancel();
     this.statusLater.cancel();
     this.gate.close();
+    this.changeGate.close();
     for (const u of this.unsubscribers.splice(0)) u();
     await this.endpoints.close(() => this.hub.closeAll());
     this.search?.close();
@@ -280,6 +309,7 @@ export class Shelf {
     await this.grep?.close();
     this.reads.close();
     await this.history.close();
+    await this.undo.settled();
     // A save the window asked for may still be writing (its temp file beside settings.json): the folder is whole when close resolves.
     await this.store.settled();
     this.traffic.close();
@@ -296,7 +326,15 @@ export async function createShelf(options: ServiceOptions): Promise<Shelf> {
   if (process.env.MCP_SHELF_NO_HISTORY === '1') options.log?.('MCP_SHELF_NO_HISTORY=1: client reads are NOT kept in the access history (a benchmark switch)');
   if (process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1') options.log?.('MCP_SHELF_NO_TRAFFIC_LOG=1: messages are NOT kept in the traffic log (a benchmark switch)');
   const history = await HistoryStore.open(path.join(options.settingsDir, 'history'), historyLimits(settings), options.log);
-  const shelf = new Shelf(options, settings, history);
+  // What Undo puts back: the previous version of each approved change, within the settings' bounds (read when it prunes).
+  let built: Shelf | null = null;
+  const undoLimits = () => {
+    const { keepBytes, keepDays } = (built?.settings ?? settings).changes;
+    return { maxBytes: keepBytes, maxAgeDays: keepDays };
+  };
+  const undo = await UndoStore.open(path.join(options.settingsDir, 'changes'), undoLimits);
+  const shelf = new Shelf(options, settings, history, undo);
+  built = shelf;
   shelf.wireEvents();
   try {
     await shelf.open();

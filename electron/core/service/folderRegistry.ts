@@ -28,6 +28,7 @@ export function folderOptions(given: Partial<Omit<FolderOptions, 'enabled'>> = {
     gitignore: given.gitignore ?? true,
     extraIgnore: given.extraIgnore ?? [],
     askBeforeRead: given.askBeforeRead ?? false,
+    changes: given.changes ?? 'off',
   };
 }
 
@@ -65,6 +66,8 @@ export interface FolderRegistryEvents {
   changed(): void;
   /** A folder started or stopped asking before reads (or was removed). */
   asksChanged?(folder: string, asks: boolean): void;
+  /** Which folders let a model propose changes may have changed (the change tools come and go with them). */
+  changesChanged?(): void;
 }
 
 /**
@@ -128,6 +131,12 @@ export class FolderRegistry {
   /** Where a folder really is: the published folder's pinned root, else what was found when it was added. */
   private realOf(f: ManagedFolder): string {
     return f.published && f.published.state !== 'missing' ? f.published.realRoot : (f.real ?? f.path);
+  }
+
+  /** Whether the published folder at this root lets a model propose changes (`changes: 'ask'`, and it is on). */
+  allowsChanges(folderPath: string): boolean {
+    const f = this.folders.find((x) => x.path === folderPath);
+    return f !== undefined && f.options.enabled && f.options.changes === 'ask';
   }
 
   get anyAsks(): boolean {
@@ -211,6 +220,7 @@ export class FolderRegistry {
     if (f.published) await this.library.remove(f.path);
     this.folders.splice(this.folders.indexOf(f), 1);
     if (this.asking.delete(f.path)) this.events.asksChanged?.(f.path, false);
+    if (f.options.changes === 'ask') this.events.changesChanged?.();
     if (f.saved) await this.save();
     this.events.changed();
   }
@@ -235,6 +245,7 @@ export class FolderRegistry {
         f.published = null;
       }
       if (f.saved) await this.save();
+      if (f.options.changes === 'ask') this.events.changesChanged?.();
       this.events.changed();
     }
     return this.info(f);
@@ -243,6 +254,7 @@ export class FolderRegistry {
   async setOptions(folderPath: string, options: Partial<Omit<FolderOptions, 'enabled'>>): Promise<FolderInfo> {
     const f = this.find(folderPath);
     const rulesBefore = JSON.stringify(ruleOptions(f.options));
+    const changesBefore = f.options.changes;
     f.options = { ...f.options, ...options };
     // Asking before reads changes no rule: the index stays as it is.
     if (f.published && JSON.stringify(ruleOptions(f.options)) !== rulesBefore) f.published = await this.library.reconfigure(f.path, ruleOptions(f.options));
@@ -251,6 +263,7 @@ export class FolderRegistry {
       else this.asking.delete(f.path);
       this.events.asksChanged?.(f.path, f.options.askBeforeRead);
     }
+    if (f.options.changes !== changesBefore) this.events.changesChanged?.();
     if (f.saved) await this.save();
     this.events.changed();
     return this.info(f);

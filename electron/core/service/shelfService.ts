@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import type { ChangeDecision, ChangeDiffPage, ChangeProposal, UndoResult, UndoState } from '../../../shared/changeTypes.js';
 import type {
   AccessAsk,
   AccessDecision,
@@ -126,12 +127,14 @@ export class ShelfService implements ShelfMethods {
       attached = false;
       windows.delete(answering);
       gate.windowsChanged();
+      this.shelf.changeGate.windowsChanged();
     };
   }
 
   /** A window stopped answering (its browser went quiet): reads waiting on it are refused now if no other can answer. */
   windowsChanged(): void {
     this.shelf.gate.windowsChanged();
+    this.shelf.changeGate.windowsChanged();
   }
 
   // ---- ShelfMethods (arguments were checked by dispatch: apiArguments.ts) ----
@@ -248,6 +251,7 @@ export class ShelfService implements ShelfMethods {
       history: { ...this.settings.history, ...(patch?.history ?? {}) },
       delivery: { ...this.settings.delivery, ...(patch?.delivery ?? {}) },
       ocr: { ...this.settings.ocr, ...(patch?.ocr ?? {}) },
+      changes: { ...this.settings.changes, ...(patch?.changes ?? {}) },
     };
     const parsed = SettingsSchema.safeParse(merged);
     if (!parsed.success) {
@@ -364,6 +368,26 @@ export class ShelfService implements ShelfMethods {
 
   async answerAsk(id: number, decision: AccessDecision): Promise<boolean> {
     return this.shelf.gate.answer(id, decision);
+  }
+
+  async pendingChanges(): Promise<ChangeProposal[]> {
+    return this.shelf.changeGate.pending();
+  }
+
+  async changeDiff(id: number, from: number, count: number, withText: boolean): Promise<ChangeDiffPage | null> {
+    return this.shelf.changes.diffPage(id, from, count, withText);
+  }
+
+  async answerChange(id: number, decision: ChangeDecision): Promise<boolean> {
+    return this.shelf.changeGate.answer(id, decision);
+  }
+
+  async undoChange(undoId: string): Promise<UndoResult> {
+    return this.shelf.changes.undo(undoId);
+  }
+
+  async undoStates(undoIds: string[]): Promise<Record<string, UndoState>> {
+    return Object.fromEntries(undoIds.map((id) => [id, this.shelf.changes.undoState(id)]));
   }
 
   /** Closes connections, the socket (removing its file) and the watchers; writes the history out. */

@@ -18,6 +18,7 @@ const FolderSchema = z.object({
   gitignore: z.boolean().default(true),
   extraIgnore: z.array(z.string()).default([]),
   askBeforeRead: z.boolean().default(false),
+  changes: z.enum(['off', 'ask']).default('off'),
 });
 
 /** The file's shape; unknown keys are dropped, missing ones take defaults. */
@@ -61,6 +62,23 @@ export const SettingsSchema = z.object({
     })
     .prefault({}),
   askTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
+  changes: z
+    .object({
+      maxBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(256 * 1024 * 1024)
+        .default(10 * 1024 * 1024),
+      keepBytes: z
+        .number()
+        .int()
+        .min(1024 * 1024)
+        .max(16 * 1024 * 1024 * 1024)
+        .default(256 * 1024 * 1024),
+      keepDays: z.number().int().min(1).max(3650).default(30),
+    })
+    .prefault({}),
   /** What the tools give a model: text within a budget, images within a size. */
   delivery: z
     .object({

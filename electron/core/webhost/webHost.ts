@@ -74,7 +74,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // The token is never echoed back: the server picks the API protocol, or none.
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: 1024 * 1024,
+    // A change the person edited before approving comes back whole (up to the 10 MiB a change may be, in UTF-8 and JSON).
+    maxPayload: 32 * 1024 * 1024,
     handleProtocols: (offered) => (offered.has(WEB_API_PROTOCOL) ? WEB_API_PROTOCOL : false),
   });
   server.on('upgrade', (req, socket, head) => {
