@@ -77,6 +77,10 @@ describe('search queries', () => {
     expect(hasPhrases('a lion by the sea', ['sea lion'])).toBe(false);
   });
 
+  it('takes a phrase of any number of words (no spread of them into one call)', () => {
+    expect(parseQuery(`"${'otter '.repeat(200_000)}"`).words).toHaveLength(200_000);
+  });
+
   it('snippets the best line, marks every term and says which line', () => {
     const q = parseQuery('otter sanct*');
     expect(snippetOf('# Title\nnothing\nThe otter sanctuary opened.\nAn otter.', q)).toEqual({ line: 3, snippet: 'The **otter** **sanctuary** opened.' });
