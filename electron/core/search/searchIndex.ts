@@ -8,7 +8,7 @@ import { Turns } from '../background/turns.js';
 import type { Library } from '../library/library.js';
 import type { FolderChange, PublishedFolder } from '../library/publishedFolder.js';
 import { globMatcher } from './globMatcher.js';
-import { InvertedIndex } from './invertedIndex.js';
+import { InvertedIndex, type SweepOptions } from './invertedIndex.js';
 import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
 
 export type { SearchHit };
@@ -72,9 +72,11 @@ const key = (folderId: number, rel: string) => `${folderId}\u0000${rel}`;
 const WALK_FROM = 5000;
 /** Paths taken from a walk at a time. */
 const WALK_STEP = 256;
+/** Postings a sweep step looks at (0.2–0.5 ms on a busy machine: BENCHMARKS.md); a slice's time left after its files goes to sweeping. */
+const SWEEP_STEP = 32_768;
 
 export class SearchIndex {
-  private readonly index = new InvertedIndex();
+  private readonly index: InvertedIndex;
   /** Indexed documents by id (folder id + path), for results and removal. */
   private readonly docs = new Map<string, Stored>();
   /** Files waiting to be (re)indexed, in order; a set, so a file changed twice is indexed once. */
@@ -115,7 +117,10 @@ export class SearchIndex {
     /** True while clients keep sending requests: indexing then takes small slices, seldom (see nextSlice). */
     private readonly clientsBusy: () => boolean = () => false,
     readonly maxFiles = MAX_SEARCH_FILES,
+    /** When the index sweeps removed files' postings (tests make it sweep after a few). */
+    sweep?: SweepOptions,
   ) {
+    this.index = new InvertedIndex(sweep);
     this.unsubscribe = library.subscribe({
       filesChanged: (folder, change) => this.changed(folder, change),
       folderRemoved: (folder) => this.dropFolder(folder.id),
@@ -182,6 +187,11 @@ export class SearchIndex {
     }
   }
 
+  /** Whether the index is still sweeping away removed files' postings (in the slices, like the files). */
+  get sweeping(): boolean {
+    return this.index.compacting;
+  }
+
   get indexed(): number {
     return this.docs.size;
   }
@@ -222,6 +232,7 @@ export class SearchIndex {
         .finally(() => {
           this.ocrRunning = false;
           this.progress?.();
+          this.schedule(); // a drop may have started a sweep
           this.nextOcr();
         });
     }
@@ -240,15 +251,17 @@ export class SearchIndex {
     for (const id of [...this.queue]) if (id.startsWith(prefix)) this.queue.delete(id);
     for (const id of [...this.ocrWaiting]) if (id.startsWith(prefix)) this.ocrWaiting.delete(id);
     for (const [id, d] of [...this.docs]) if (d.folderId === folderId) this.drop(id);
+    this.schedule(); // the sweep of its postings
   }
 
   private schedule(): void {
-    if (this.working || this.stopped || (this.queue.size === 0 && this.walks.size === 0 && this.walkBatch.length === 0)) return;
+    const idle = this.queue.size === 0 && this.walks.size === 0 && this.walkBatch.length === 0 && !this.index.compacting;
+    if (this.working || this.stopped || idle) return;
     this.working = true;
     nextSlice(this.clientsBusy, (ms) => void this.slice(ms));
   }
 
-  /** Indexes queued files for about `ms`, then yields. */
+  /** Indexes queued files for about `ms`, then sweeps what removed files left in the index, then yields. */
   private async slice(ms: number): Promise<void> {
     const until = performance.now() + ms;
     try {
@@ -257,6 +270,7 @@ export class SearchIndex {
         if (next === null) break;
         await this.indexOne(next);
       }
+      while (!this.stopped && this.index.compacting && performance.now() < until) this.index.compactStep(SWEEP_STEP);
     } finally {
       this.working = false;
     }

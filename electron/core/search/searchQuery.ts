@@ -28,7 +28,7 @@ export function parseQuery(input: string): ParsedQuery {
     const starred = raw.endsWith('*');
     for (const w of raw.toLowerCase().match(WORD) ?? []) (starred ? prefixes : words).push(w);
   }
-  for (const p of phrases) words.push(...(p.match(WORD) ?? []));
+  for (const p of phrases) for (const w of p.match(WORD) ?? []) words.push(w);
   return { words, prefixes, phrases, terms: [...new Set([...words, ...prefixes])] };
 }
 
@@ -63,7 +63,11 @@ export function snippetOf(text: string, q: ParsedQuery): { line: number; snippet
   if (best < 0) return null;
   const line = lines[best] as string;
   const lower = line.toLowerCase();
-  const first = Math.min(...q.terms.map((t) => lower.indexOf(t)).filter((i) => i >= 0));
+  let first = Infinity; // no term on the line (a phrase without words): the snippet is empty
+  for (const t of q.terms) {
+    const at = lower.indexOf(t);
+    if (at >= 0 && at < first) first = at;
+  }
   const from = Math.max(0, first - Math.floor(SNIPPET_CHARS / 3));
   // The file's own asterisks are escaped, so only our marks read as **bold**.
   let cut = escapeSnippet(line.slice(from, from + SNIPPET_CHARS));
