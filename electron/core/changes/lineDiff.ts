@@ -41,7 +41,8 @@ export function lineDiff(oldText: string, newText: string): LineDiff {
   const aMid = a.slice(from, a.length - Math.max(0, end - CONTEXT));
   const bMid = b.slice(from, b.length - Math.max(0, end - CONTEXT));
   if (aMid.length === bMid.length && aMid.every((l, i) => l === bMid[i])) return { hunks: [], added: 0, removed: 0 };
-  const patch = structuredPatch('a', 'b', `${aMid.join('\n')}\n`, `${bMid.join('\n')}\n`, undefined, undefined, { context: CONTEXT, timeout: DIFF_MS });
+  const asText = (lines: string[]) => (lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+  const patch = structuredPatch('a', 'b', asText(aMid), asText(bMid), undefined, undefined, { context: CONTEXT, timeout: DIFF_MS });
   const hunks: DiffHunk[] = [];
   let added = 0;
   let removed = 0;

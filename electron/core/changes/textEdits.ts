@@ -113,7 +113,7 @@ export function applyEdits(uri: string, text: string, edits: readonly TextEdit[]
       throw changeRefused(
         uri,
         'ambiguous',
-        `Nothing was changed: the oldText of ${which} occurs ${at.length === 3 ? '3 or more' : 'twice'} times (lines ${lines.join(', ')}); make it longer so it names one place.`,
+        `Nothing was changed: the oldText of ${which} occurs ${at.length === 2 ? 'twice' : '3 or more times'} (lines ${lines.join(', ')}${at.length > 2 ? ', …' : ''}); make it longer so it names one place.`,
       );
     }
     const pos = at[0] as number;
