@@ -177,7 +177,13 @@ export class ClientChanges {
         record('failed', { edited });
         throw changeRefused(uri, 'too-large', `The text as edited is over the ${n(maxBytes)} bytes a change may be; nothing was written`);
       }
-      const written = await this.writeApproved(target, uri, current, finalBytes, maxBytes, budget, reveal, finalText);
+      // Decided again at write time: the folder may have stopped allowing changes, or its rules begun to hide the path.
+      const now = changeTarget(this.options.library.list(), uri);
+      if (!this.options.allows(now.folder.root)) {
+        record('failed', { edited });
+        throw changeRefused(uri, 'off', `Not written: changes by AI were turned off for ${now.folder.root} while the change waited`);
+      }
+      const written = await this.writeApproved(now, uri, current, finalBytes, maxBytes, budget, reveal, finalText);
       record('written', { edited, added: finalDiff.added, removed: finalDiff.removed, sizeAfter: finalBytes.length, undoId: written.undoId });
       const lines = finalText === '' ? 0 : finalText.split('\n').length - (finalText.endsWith('\n') ? 1 : 0);
       const made = written.madeFolders.length > 0 ? ` It made the folder(s) ${written.madeFolders.join(', ')}.` : '';
