@@ -15,12 +15,13 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, writeF
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { WebSocket } from 'ws';
 
 import { webApiProtocols } from '../dist/shared/shelfApi.js';
+import { prepareAttacks, runAttacks } from './soakAttacks.mjs';
 import { soakDocuments } from './soakDocuments.mjs';
 
 const { values } = parseArgs({
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '50' },
     'no-hostile': { type: 'boolean', default: false },
     'no-documents': { type: 'boolean', default: false },
+    'no-attacks': { type: 'boolean', default: false },
   },
 });
 const minutes = Number(values.minutes);
@@ -44,6 +46,8 @@ for (let d = 0; d < 20; d++) {
   for (let f = 0; f < 25; f++) await writeFile(path.join(folder, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`.repeat(20 + f * 10));
 }
 const sock = path.join(work, 's.sock');
+// The fourth review's attacks (issue 37), in folders of their own beside the well-behaved clients' folder.
+const attackDirs = values['no-hostile'] || values['no-attacks'] ? null : await prepareAttacks(work);
 // SOAK_ARGS: extra serve flags, to compare (e.g. SOAK_ARGS=--no-search-index).
 const server = spawn(
   process.execPath,
@@ -58,7 +62,9 @@ const server = spawn(
     '--config-dir',
     work,
     ...(process.env.SOAK_ARGS ? process.env.SOAK_ARGS.split(' ') : []),
+    ...(attackDirs ? ['--http', '0'] : []),
     folder,
+    ...(attackDirs ? Object.values(attackDirs) : []),
   ],
   { stdio: ['ignore', 'ignore', 'pipe'] },
 );
@@ -155,7 +161,7 @@ let minute = { requests: 0, errors: 0, latencies: [] };
 const clients = await Promise.all(Array.from({ length: clientCount }, (_, i) => client(i)));
 let uris = [];
 /** The hostile clients' files are not in the well-behaved mix. */
-const wellBehaved = (u) => !u.includes('/big/') && !u.includes('/bombs/');
+const wellBehaved = (u) => u.startsWith(`${pathToFileURL(folder).href}/`) && !u.includes('/big/') && !u.includes('/bombs/');
 const refresh = async (c) => {
   const r = await c.request('resources/list', {});
   if (r.result) uris = r.result.resources.map((x) => x.uri).filter(wellBehaved);
@@ -287,8 +293,19 @@ const hostile = values['no-hostile']
     });
 
 const documents = values['no-hostile'] || values['no-documents'] ? null : soakDocuments({ folder, sock, end });
+const attacks = attackDirs
+  ? runAttacks({
+      dirs: attackDirs,
+      sock,
+      uiUrl,
+      httpUrl: /MCP over HTTP: (\S+)/.exec(serverErr)?.[1],
+      httpToken: /HTTP bearer token: (\S+)/.exec(serverErr)?.[1],
+      end,
+      api: apiCall,
+    })
+  : null;
 
-await Promise.all([...loops, churn, ticker, ...hostile, documents?.run]);
+await Promise.all([...loops, churn, ticker, ...hostile, documents?.run, attacks?.run]);
 clients.forEach((c) => c.close());
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
@@ -307,6 +324,10 @@ const verdict = {
   ringWithinBound: ringOk,
   historyWithinBound: historyOk,
   documentsRefused,
+  // The fourth review's attacks: no line of the ask-before-read folder, no search naming the wrong file, no redirect off the host.
+  attacksHeld: !attacks || (attacks.stats.leaks === 0 && attacks.stats.wrongHits === 0 && attacks.stats.redirectsAway === 0 && attacks.stats.searches > 0),
+  p99Under50ms: perMinute.every((r) => r.p99ms < 50),
+  rssUnder1GiB: perMinute.every((r) => r.rssMiB < 1024),
 };
 console.log('\n| minute | requests | errors | p50 ms | p99 ms | server RSS MiB | traffic log MiB | history MiB |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -315,7 +336,7 @@ for (const r of perMinute)
     `| ${r.minute} | ${r.requests} | ${r.errors} | ${r.p50ms} | ${r.p99ms} | ${r.rssMiB} | ${r.trafficMiB} / ${r.trafficBoundMiB} | ${r.historyMiB} / ${(HISTORY_BOUND / 2 ** 20).toFixed(2)} |`,
   );
 console.log(
-  `\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; hostile documents read: ${documents?.stats.reads ?? 0}, refused as too-large: ${documents?.stats.refused ?? 0}; ${JSON.stringify(verdict)}`,
+  `\n${total.requests} requests, ${total.errors} errors; RSS growth minute 2 → end: ${(growth * 100).toFixed(1)}%; hostile connections cut and reopened: ${hostileCuts}; hostile documents read: ${documents?.stats.reads ?? 0}, refused as too-large: ${documents?.stats.refused ?? 0}; attacks: ${JSON.stringify(attacks?.stats ?? null)}; ${JSON.stringify(verdict)}`,
 );
 await mkdir(path.join(ROOT, 'results'), { recursive: true });
 await writeFile(
@@ -328,6 +349,7 @@ await writeFile(
       hostile: !values['no-hostile'],
       hostileCuts,
       documents: documents?.stats ?? null,
+      attacks: attacks?.stats ?? null,
       perMinute,
       total,
       growth,
