@@ -97,6 +97,7 @@ async function createWindow(): Promise<void> {
   const stopEvents = service ? forwardEvents(service, contents) : () => undefined;
   win.once('ready-to-show', () => win?.show());
   win.on('close', () => {
+    // The window's size is a convenience: not saved, it opens at the default next time.
     if (win) void saveBounds(app.getPath('userData'), win.getNormalBounds()).catch(() => undefined);
   });
   win.on('closed', () => {

@@ -173,6 +173,7 @@ export async function mediaType(fileName: string, head: Uint8Array, kind: Conten
   if (kind === 'blob') {
     // Loaded on first use: most files are named for what they are.
     const { fileTypeFromBuffer } = await import('file-type');
+    // A head file-type cannot parse is no known type: served as octet-stream, which is what it is to us.
     const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
     if (sniffed) return sniffed.mime;
     return 'application/octet-stream';

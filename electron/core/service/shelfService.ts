@@ -280,7 +280,8 @@ export class ShelfService implements ShelfMethods {
         await this.shelf.startHttp();
       } catch (err) {
         this.shelf.settings = previous;
-        await this.shelf.startHttp().catch(() => undefined);
+        // The old settings back; if even they no longer start, HTTP stays off and the error below says why it changed.
+        await this.shelf.startHttp().catch((again: Error) => this.options.log?.(`HTTP could not start again on the previous settings: ${again.message}`));
         throw new Error(`HTTP settings not applied: ${(err as Error).message}`);
       }
     }

@@ -76,6 +76,7 @@ export async function sendResponse(res: http.ServerResponse, response: Response,
   if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     const log = sseLogger(observer);
     const reader = response.body.getReader();
+    // The client went: the stream it was reading is dropped; a cancel that fails has nothing left to free.
     res.on('close', () => void reader.cancel().catch(() => undefined));
     for (;;) {
       const { done, value } = await reader.read();
