@@ -7,7 +7,7 @@ import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { RawClient } from '../support/rawClient.js';
 import { connectSdkClient, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
-// Files over 1 MiB are streamed to socket clients in chunks; these check that
+// Files over 256 KiB are streamed to socket clients in chunks; these check that
 // what arrives is exactly what a whole reply would have been.
 const MiB = 1024 * 1024;
 

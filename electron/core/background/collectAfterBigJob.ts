@@ -26,6 +26,32 @@ function collector(): (() => void) | null {
   return collect;
 }
 
+/** Collections asked for by collectGarbage at most this often (each is a pause). */
+const COLLECT_EVERY_MS = 2000;
+let lastCollect = 0;
+
+/**
+ * Collects now (the next turn), at most once in COLLECT_EVERY_MS: for work
+ * that leaves large dead strings behind faster than V8 looks for them (the
+ * memory budget calls it after replies of hundreds of MiB were given back).
+ */
+let trailing: NodeJS.Timeout | null = null;
+
+export function collectGarbage(): void {
+  // Once more when the burst is over: what its last replies left is collected too.
+  if (trailing) clearTimeout(trailing);
+  trailing = setTimeout(() => {
+    trailing = null;
+    lastCollect = performance.now();
+    collector()?.();
+  }, COLLECT_EVERY_MS);
+  trailing.unref();
+  const now = performance.now();
+  if (now - lastCollect < COLLECT_EVERY_MS) return;
+  lastCollect = now;
+  setImmediate(() => collector()?.());
+}
+
 /** Jobs below this many files leave too little behind to be worth a pause. */
 export const BIG_JOB_FILES = 50_000;
 

@@ -72,8 +72,29 @@ export class MemoryBudget {
   private readonly roomListeners = new Set<() => void>();
   private wasSpent = false;
   private readonly stalled = new Set<Reclaimable>();
+  /** Bytes of replies given back since the garbage hook last ran (what they left is garbage now). */
+  private released = 0;
 
-  constructor(readonly limits: MemoryLimits = MEMORY_LIMITS) {}
+  /**
+   * `garbage` runs once replies of `garbageBytes` in all were given back:
+   * a whole reply leaves copies of its file behind (text, JSON, the line
+   * written), in strings V8 collects late, so a server answering clients
+   * that never read held a GiB of garbage within its budget.
+   */
+  constructor(
+    readonly limits: MemoryLimits = MEMORY_LIMITS,
+    private readonly garbage: { run: () => void; bytes: number } | null = null,
+  ) {}
+
+  /** @internal A reply's reservation went back: its copies are garbage. */
+  replyReleased(bytes: number): void {
+    if (!this.garbage) return;
+    this.released += bytes;
+    if (this.released >= this.garbage.bytes) {
+      this.released = 0;
+      this.garbage.run();
+    }
+  }
 
   account(): MemoryAccount {
     return new MemoryAccount(this);
@@ -212,6 +233,7 @@ export class MemoryAccount {
         if (!held) return;
         held = false;
         this.change('replies', -bytes);
+        this.budget.replyReleased(bytes);
       },
     };
   }

@@ -12,7 +12,6 @@ import { type DocumentKind, documentKind, PART_NAMES, SOURCE_KINDS } from '../do
 import { readAsync, scanKind } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, mediaType, typeFromName } from '../library/mediaType.js';
-import { STREAM_FROM } from '../library/safeRead.js';
 import { type DeliveryProfile, MAX_EMBEDDED_BYTES } from './clientProfiles.js';
 import { kindLabel, parsePages, selectParts } from './documentParts.js';
 import type { ImageForModel } from './imageForModel.js';
@@ -49,6 +48,8 @@ export interface ModelRead {
 /** Where a read stopped, for clients that page by program (the in-chat app): `_meta` of the result, never shown to the model. */
 export const READ_META_KEY = 'dev.mcpshelf/read';
 
+/** Text files up to this size are read whole and paged in memory; larger ones are paged from disk through their line index. */
+const WHOLE_TEXT_MAX = 1024 * 1024;
 /** Image files decoded at most this large (a larger one is described). */
 const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
 /** Document texts kept split into lines (and parts) for paging: at most this many, and this many characters in all. */
@@ -110,7 +111,7 @@ export class ModelReader {
     const found = await library.locate(args.uri);
     if (!found) throw ShelfError.notFound(args.uri);
     const rel = found.entry.rel;
-    charge?.(replyCost(Math.min(Math.max(0, found.entry.size), STREAM_FROM)), 'this read');
+    charge?.(replyCost(Math.min(Math.max(0, found.entry.size), WHOLE_TEXT_MAX)), 'this read');
     const kind = documentKind(rel);
     // A web page is read as its markup here (its visible text is at ?as=text); other documents as their text.
     if (library.documentsOn && kind && !SOURCE_KINDS.has(kind)) return this.readDocument(args, args.uri, profile);
@@ -122,11 +123,11 @@ export class ModelReader {
     let handedOver = false;
     try {
       const { fd, stat } = opened;
-      if (stat.size <= STREAM_FROM) {
+      if (stat.size <= WHOLE_TEXT_MAX) {
         closeSync(fd);
         handedOver = true;
         // Whatever --max-read-bytes says: that bounds one resources/read message, and a page is bounded by the budget.
-        const whole = await library.read(args.uri, { limit: STREAM_FROM });
+        const whole = await library.read(args.uri, { limit: WHOLE_TEXT_MAX });
         if ('text' in whole.contents)
           return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
         const mimeType = whole.contents.mimeType;

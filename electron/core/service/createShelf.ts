@@ -5,6 +5,7 @@ import { AskGate } from '../access/askGate.js';
 import { ClientReads } from '../access/clientReads.js';
 import { type HistoryLimits, HistoryStore } from '../access/historyStore.js';
 import { coalesce, type Coalesced } from '../background/coalesce.js';
+import { collectGarbage } from '../background/collectAfterBigJob.js';
 import { ChangeGate } from '../changes/changeGate.js';
 import { ClientChanges } from '../changes/clientChanges.js';
 import { UndoStore } from '../changes/undoStore.js';
@@ -166,7 +167,11 @@ export class Shelf {
       limits: () => ({ maxBytes: this.settings.changes.maxBytes }),
     });
     this.hub = new ConnectionHub(this.library, {
-      held: new MemoryBudget({ ...MEMORY_LIMITS, total: options.clientMemoryBytes ?? MEMORY_LIMITS.total }),
+      held: new MemoryBudget(
+        { ...MEMORY_LIMITS, total: options.clientMemoryBytes ?? MEMORY_LIMITS.total },
+        // A collection once replies of the budget's size went back: their copies are garbage V8 would keep a while.
+        { run: collectGarbage, bytes: options.clientMemoryBytes ?? MEMORY_LIMITS.total },
+      ),
       log: options.log,
       traffic: process.env.MCP_SHELF_NO_TRAFFIC_LOG === '1' ? undefined : this.traffic,
       server: {

@@ -87,14 +87,31 @@ export async function sendResponse(res: http.ServerResponse, response: Response,
     log(null);
     return void res.end();
   }
-  const text = await response.text();
-  try {
-    observer.outgoing(JSON.parse(text), Buffer.byteLength(text), text);
-  } catch {
-    // an empty 202, say
+  // The body's bytes go out as they are (a string of them would be one more copy of a 10 MiB reply); the log
+  // parses only a body small enough to keep, and notes a large one by its id and size.
+  const body = Buffer.from(await response.arrayBuffer());
+  if (body.length <= LOGGED_WHOLE) {
+    const text = body.toString('utf8');
+    try {
+      observer.outgoing(JSON.parse(text), body.length, text);
+    } catch {
+      // an empty 202, say: nothing to log
+    }
+  } else {
+    const ends = `${body.subarray(0, 256).toString('latin1')} ${body.subarray(body.length - 256).toString('latin1')}`;
+    const id = /"id":(-?\d+|"(?:[^"\\]|\\.){0,200}")/.exec(ends)?.[1];
+    const message = {
+      jsonrpc: '2.0',
+      id: id === undefined ? null : (JSON.parse(id) as string | number),
+      result: `[a reply of ${body.length} bytes, not kept]`,
+    };
+    observer.outgoing(message, body.length, JSON.stringify(message), true);
   }
-  res.end(text);
+  res.end(body);
 }
+
+/** Replies up to this size are parsed for the traffic log; larger ones are logged by their id and size. */
+const LOGGED_WHOLE = 1024 * 1024;
 
 /**
  * A request's body, or 'too-large' past `limit` bytes, or 'busy' when
