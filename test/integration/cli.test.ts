@@ -264,6 +264,31 @@ describe('mcp-shelf connect', () => {
 });
 
 describe('serve answers while it indexes', () => {
+  it('a client that connects the moment the socket opens reads a file of the last of many folders (not "not found")', async () => {
+    // The folders used to be judged (stat, realpath) one by one after the socket listened: a read that came
+    // meanwhile found no such folder and was told -32602 not found. 120 folders widen that moment.
+    const roots: string[] = [];
+    for (let i = 0; i < 120; i++) roots.push(await makeTree({ [`note${i}.txt`]: `folder ${i}` }));
+    const last = roots[roots.length - 1] as string;
+    const dir = await socketDir();
+    const sock = path.join(dir, 's.sock');
+    const proc = spawn(process.execPath, [CLI, 'serve', '--socket', sock, '--config-dir', dir, ...roots], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      const c = await eventually(() => RawClient.initialized(sock), 20_000, 'a connection');
+      const read = await c.request('resources/read', { uri: uriOf(last, 'note119.txt') });
+      expect(read.error).toBeUndefined();
+      expect(read.result).toMatchObject({ contents: [{ text: 'folder 119' }] });
+      c.socket.destroy();
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      for (const r of roots) await rm(r, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('the socket accepts before indexing ends; a list is answered at once and is complete once list_changed comes', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 30_000; i++) files[`d${i % 300}/f${i}.txt`] = '';
@@ -282,7 +307,9 @@ describe('serve answers while it indexes', () => {
       const c = await eventually(() => RawClient.initialized(sock), 10_000, 'a connection');
       // Reads by URI work at once, before the scan gets there, under the same rules.
       const indexing = !err.includes('listening on');
-      expect((await c.request('resources/read', { uri: uriOf(root, 'd299/deep/public.txt') })).result).toMatchObject({ contents: [{ text: 'public' }] });
+      const read = await c.request('resources/read', { uri: uriOf(root, 'd299/deep/public.txt') });
+      expect(read.error).toBeUndefined();
+      expect(read.result).toMatchObject({ contents: [{ text: 'public' }] });
       for (const hidden of ['d299/deep/private.txt', 'd299/.env', 'd299/nope.txt']) {
         expect((await c.request('resources/read', { uri: uriOf(root, hidden) })).error?.code, hidden).toBe(-32602);
       }

@@ -229,10 +229,13 @@ export class Shelf {
         false,
       );
     else this.folders.load(this.settings.folders, true);
-    // The socket first: a second instance is found out at once, and clients can
+    // The folders are judged (a few stats) before the socket listens, and are in the library the moment it
+    // does: a client that connected at once was told "not found" for a file of a folder not yet added.
+    // The socket comes before indexing: a second instance is found out at once, and clients can
     // connect while folders are indexed (each sends list_changed when its files come in).
+    const judged = await this.folders.judgeAll();
     await this.endpoints.listen(this.options.socketPath ?? this.settings.socketPath ?? null);
-    await this.folders.publishAll();
+    await this.folders.publishJudged(judged);
     await this.startHttp();
   }
 

@@ -148,9 +148,14 @@ export class FolderRegistry {
    * the listing stays the order given). A saved folder that is missing is
    * waited for; one of this run's fails the start.
    */
-  async publishAll(): Promise<void> {
-    // Judged in order, before any is published: of two that overlap (settings written by hand, an
-    // older version, folders given twice), the first is published and the later one says why not.
+  /**
+   * The enabled folders that may be published, judged in order before any is
+   * published: of two that overlap (settings written by hand, an older
+   * version, folders given twice), the first is published and the later one
+   * says why not. Judged before the socket listens, so that once a client can
+   * connect every folder is already in the library (see publishJudged).
+   */
+  async judgeAll(): Promise<readonly ManagedFolder[]> {
     const enabled: ManagedFolder[] = [];
     for (const f of this.folders.filter((x) => x.options.enabled)) {
       f.real = await realOf(f.path);
@@ -162,6 +167,16 @@ export class FolderRegistry {
       }
       enabled.push(f);
     }
+    return enabled;
+  }
+
+  /**
+   * Publishes what judgeAll allowed. Each folder is in the library, indexing,
+   * when this returns its promise (library.add places it before its first
+   * await), so a read by URI is looked at on disk from then on instead of
+   * being told "not found" by a server that had not yet heard of the folder.
+   */
+  async publishJudged(enabled: readonly ManagedFolder[]): Promise<void> {
     const results = await Promise.allSettled(enabled.map((f) => this.publish(f, f.saved)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
