@@ -63,7 +63,8 @@ describe('resources over the socket, with an SDK client through mcp-shelf connec
       resources: { subscribe: true, listChanged: true },
       completions: {},
       logging: {},
-      tools: {},
+      // The change tools come and go with the folders' "Changes by AI" option: the list is announced as it changes.
+      tools: { listChanged: true },
       extensions: { 'io.modelcontextprotocol/ui': {} },
     });
     expect(client.getServerVersion()?.name).toBe('mcp-shelf');

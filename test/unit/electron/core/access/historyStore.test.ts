@@ -200,7 +200,7 @@ describe('HistoryStore', () => {
     // Quoted, so a spreadsheet that splits on ";" keeps it one cell (which starts with x, not =).
     expect(lines[3]).toContain(',"x;=1+1;",');
     expect(lines[0]).toBe(
-      'time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorReason,errorMessage,reads,detail,failure,search',
+      'time,client,clientVersion,protocolVersion,transport,via,uri,folder,size,outcome,errorCode,errorReason,errorMessage,reads,detail,failure,search,change',
     );
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"file:///f/b,c.txt"');
