@@ -121,6 +121,17 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }] },
   },
   {
+    // A promise nobody awaits or catches loses its failure (issue 37: errors vanished unreported); a switch over a
+    // union must name every member, so a new outcome or kind cannot fall through unhandled.
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

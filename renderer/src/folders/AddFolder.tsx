@@ -51,6 +51,7 @@ export function AddFolder({
       </button>
     );
   }
+  // onAddPath never rejects (it answers with the reason instead), so the event handler may let the promise go.
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const typed = path.trim();
@@ -67,7 +68,7 @@ export function AddFolder({
     if (why === null) setPath('');
   };
   return (
-    <form className="add-path" onSubmit={submit} noValidate>
+    <form className="add-path" onSubmit={(e) => void submit(e)} noValidate>
       <div className="add-path-row">
         <label className="visually-hidden" htmlFor="add-path-input">
           Folder path

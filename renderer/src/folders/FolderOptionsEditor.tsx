@@ -48,21 +48,25 @@ export function FolderOptionsEditor({
   const [askBeforeRead, setAskBeforeRead] = useState(folder.options.askBeforeRead);
   const [saving, setSaving] = useState(false);
   const id = `opts-${folder.path.replace(/[^A-Za-z0-9]/g, '_')}`;
+  const save = async () => {
+    // Turning asking on is the moment a waiting read may need to reach the owner in another tab: ask for notifications now, on this click.
+    if (askBeforeRead && !folder.options.askBeforeRead) askNotificationPermission();
+    setSaving(true);
+    const extraIgnore = patterns
+      .split('\n')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead });
+    setSaving(false);
+    onClose();
+  };
   return (
     <form
       className="folder-options"
-      onSubmit={async (e) => {
+      // onSave never rejects (a failure is told to the person there), so the handler may let its promise go.
+      onSubmit={(e) => {
         e.preventDefault();
-        // Turning asking on is the moment a waiting read may need to reach the owner in another tab: ask for notifications now, on this click.
-        if (askBeforeRead && !folder.options.askBeforeRead) askNotificationPermission();
-        setSaving(true);
-        const extraIgnore = patterns
-          .split('\n')
-          .map((p) => p.trim())
-          .filter(Boolean);
-        await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead });
-        setSaving(false);
-        onClose();
+        void save();
       }}
       onKeyDown={(e) => e.key === 'Escape' && onClose()}
     >
