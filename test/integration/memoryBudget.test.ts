@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ErrorCodes } from '../../shared/errorCodes.js';
 import { eventually, makeTree, uriOf } from '../support/fixtures.js';
-import { connectSdkClient, rssMiB, startShelf } from '../support/shelfProcess.js';
+import { RawClient } from '../support/rawClient.js';
+import { connectSdkClient, peakRssMiB, rssMiB, startShelf } from '../support/shelfProcess.js';
 
 /**
  * One memory budget for everything held for clients, in total across
@@ -159,6 +160,37 @@ describe('one memory budget for what clients make the server hold', () => {
       await rm(big, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('images', () => {
+  it('image reads wait for the image worker without a copy of the file each: 24 reads of a 40 MiB image at once', async () => {
+    // A PNG's signature and 40 MiB after it: the worker finds it corrupt, but each read used to copy the
+    // whole file before asking the worker's queue (16 reads of a 63 MiB PNG: +1,037 MiB).
+    const png = Buffer.alloc(40 * MiB, 0);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png);
+    const root = await makeTree({ 'photo.png': png }, 'budget-image-');
+    const shelf = await startShelf([root], ['--no-search-index']);
+    const clients: RawClient[] = [];
+    try {
+      for (let i = 0; i < 4; i++) clients.push(await RawClient.initialized(shelf.socketPath));
+      const before = await peakRssMiB(shelf.proc.pid as number);
+      const replies = await Promise.all(
+        clients.flatMap((c) =>
+          Array.from({ length: 6 }, () => c.request('tools/call', { name: 'read_resource', arguments: { uri: uriOf(root, 'photo.png') } })),
+        ),
+      );
+      const peakGrowth = (await peakRssMiB(shelf.proc.pid as number)) - before;
+      // Every read was answered: described (it cannot be shown) or refused as busy, never lost.
+      for (const r of replies) expect(r.result !== undefined || r.error?.code === ErrorCodes.serverBusy).toBe(true);
+      expect(replies.some((r) => r.result !== undefined)).toBe(true);
+      // One image at a time is in memory (and its copy in the worker); before: 24 copies, +960 MiB or more.
+      expect(peakGrowth).toBeLessThan(400);
+    } finally {
+      for (const c of clients) c.socket.destroy();
+      await shelf.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe('connection slots', () => {

@@ -157,7 +157,7 @@ describe('OCR in the worker', () => {
       // on a busy machine (the bomb is then rightly too-large alone), so pages are read one after another
       // for as long as the bomb runs: whenever it is stopped, the OCR worker is at work.
       let bombDone = false;
-      const pages: string[] = [];
+      const pages: Array<string | undefined> = [];
       const keepOcrBusy = (async () => {
         for (let n = 0; !bombDone && n < 20; n++)
           pages.push(await reason(both.text('file:///x?as=text', `dense-page-${n}`, 'image', async () => page.slice())));

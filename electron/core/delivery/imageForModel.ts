@@ -1,4 +1,4 @@
-import { transferable, WorkerJobs } from '../background/workerJobs.js';
+import { JobRefused, transferable, WorkerJobs } from '../background/workerJobs.js';
 import type { ImageInfo, ImageReply, ImageRequest } from './imageWorker.js';
 
 export type { ImageInfo };
@@ -34,17 +34,28 @@ export class ImageForModel {
   }
 
   async convert(bytes: Uint8Array, limits: { maxSide: number; maxBytes: number }): Promise<ModelImage | ImageFailure> {
+    return this.convertWhenAdmitted(() => bytes, limits);
+  }
+
+  /**
+   * Like convert, but the image's bytes are read (`load`) only when the worker
+   * takes the job: images waiting in the queue hold nothing but their place.
+   * What `load` throws (the memory budget refusing, the file gone) is thrown.
+   */
+  async convertWhenAdmitted(load: () => Uint8Array | Promise<Uint8Array>, limits: { maxSide: number; maxBytes: number }): Promise<ModelImage | ImageFailure> {
     // sharp's shared libraries must be loaded by the main thread before a worker loads them (glibc Linux; see sharp's docs on worker threads).
     this.sharpLoaded ??= import('sharp').catch(() => null);
     await this.sharpLoaded;
-    const owned = transferable(bytes);
     try {
-      const reply = await this.jobs.run({ bytes: owned, maxSide: limits.maxSide, maxBytes: limits.maxBytes }, [owned.buffer as ArrayBuffer]);
+      const reply = await this.jobs.runWhenAdmitted(async () => {
+        const owned = transferable(await load());
+        return { request: { bytes: owned, maxSide: limits.maxSide, maxBytes: limits.maxBytes }, transfer: [owned.buffer as ArrayBuffer] };
+      });
       if (!reply.ok) return { reason: reply.reason, message: reply.message, ...(reply.original ? { original: reply.original } : {}) };
       return { data: reply.data, mimeType: reply.mimeType, width: reply.width, height: reply.height, original: reply.original, converted: reply.converted };
     } catch (err) {
-      const reason = (err as { reason?: string }).reason;
-      return { reason: reason === 'busy' ? 'busy' : 'timeout', message: (err as Error).message };
+      if (!(err instanceof JobRefused)) throw err;
+      return { reason: err.reason === 'busy' ? 'busy' : 'timeout', message: err.message };
     }
   }
 

@@ -118,7 +118,7 @@ export class ModelReader {
     if (args.pages !== undefined)
       throw ShelfError.invalidParams('pages is for documents (PDF, Office, OpenDocument, EPUB, notebooks, mail): use offset and limit for lines');
     const byName = typeFromName(rel);
-    if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile);
+    if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile, charge);
     const opened = await library.openFile(args.uri);
     let handedOver = false;
     try {
@@ -131,7 +131,7 @@ export class ModelReader {
         if ('text' in whole.contents)
           return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
         const mimeType = whole.contents.mimeType;
-        if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile);
+        if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge);
         return this.describeBinary(args.uri, rel, mimeType, whole.size, profile);
       }
       // A file indexed before (this version, or it only grew by text) is text: not looked at as a whole again.
@@ -144,7 +144,7 @@ export class ModelReader {
       const head = Buffer.alloc(4100);
       const { bytesRead } = await readAsync(fd, head, 0, head.length, 0);
       const mimeType = byName ?? (await mediaType(rel, head.subarray(0, bytesRead), 'blob'));
-      if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile);
+      if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge);
       return this.describeBinary(args.uri, rel, mimeType, stat.size, profile);
     } finally {
       if (!handedOver) closeSync(opened.fd);
@@ -259,11 +259,11 @@ export class ModelReader {
     return read;
   }
 
-  private async readImage(uri: string, rel: string, mimeType: string, profile: DeliveryProfile): Promise<ModelRead> {
+  private async readImage(uri: string, rel: string, mimeType: string, profile: DeliveryProfile, charge?: ReplyCharge): Promise<ModelRead> {
     const images = this.options.images;
     const opened = await this.options.library.openFile(uri);
     const size = opened.stat.size;
-    let bytes: Buffer;
+    let out: Awaited<ReturnType<ImageForModel['convert']>>;
     try {
       if (!images || !profile.images || size > MAX_IMAGE_FILE_BYTES) {
         const why = !profile.images
@@ -273,18 +273,25 @@ export class ModelReader {
             : `it is over the ${sizeText(MAX_IMAGE_FILE_BYTES)} an image may be to be shown`;
         return this.describeBinary(uri, rel, mimeType, size, profile, why);
       }
-      bytes = Buffer.allocUnsafe(size);
-      let got = 0;
-      while (got < size) {
-        const { bytesRead } = await readAsync(opened.fd, bytes, got, size - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      bytes = bytes.subarray(0, got);
+      // The bytes are read when the image worker takes the job, and counted in the memory budget first:
+      // waiting reads hold an open file each, not a copy of it.
+      out = await images.convertWhenAdmitted(
+        async () => {
+          charge?.(size, 'this image');
+          const bytes = new Uint8Array(size);
+          let got = 0;
+          while (got < size) {
+            const { bytesRead } = await readAsync(opened.fd, bytes, got, size - got, got);
+            if (bytesRead === 0) break;
+            got += bytesRead;
+          }
+          return got === size ? bytes : bytes.slice(0, got);
+        },
+        { maxSide: profile.imageMaxSide, maxBytes: profile.imageMaxBytes },
+      );
     } finally {
       closeSync(opened.fd);
     }
-    const out = await images.convert(bytes, { maxSide: profile.imageMaxSide, maxBytes: profile.imageMaxBytes });
     const name = path.posix.basename(rel);
     if ('reason' in out) {
       const dims = out.original ? `, ${out.original.width}×${out.original.height} px` : '';
