@@ -44,12 +44,12 @@ export class RawClient {
   }
 
   /** Connects and completes the initialize handshake. */
-  static async initialized(socketPath: string): Promise<RawClient> {
+  static async initialized(socketPath: string, name = 'raw'): Promise<RawClient> {
     const c = await RawClient.connect(socketPath);
     const res = await c.request('initialize', {
       protocolVersion: '2025-11-25',
       capabilities: {},
-      clientInfo: { name: 'raw', version: '1' },
+      clientInfo: { name, version: '1' },
     });
     if (res.error) throw new Error(`initialize failed: ${JSON.stringify(res.error)}`);
     c.send({ jsonrpc: '2.0', method: 'notifications/initialized' });

@@ -51,12 +51,14 @@ const MAX_WAITING_PER_PARTY = 16;
 const MAX_WAITING_PER_CONNECTION = 8;
 
 /**
- * Who counts as one party for sharing the waiting list: what the prompt
- * shows as one client (its name on its transport), or the connection when
- * it gives no name. One party spreading over many connections gets one
- * party's share, not a share per connection.
+ * Who counts as one party for sharing what waits in turn (asks, changes,
+ * the image and document workers): what the prompt shows as one client
+ * (its name on its transport), or the connection when it gives no name.
+ * One party spreading over many connections gets one party's share, not a
+ * share per connection; many names get many shares, and the totals still
+ * bound them.
  */
-const partyOf = (who: Requester): string => (who.name === null ? `#${who.connectionId}` : `${who.transport}\u0000${who.name}`);
+export const partyOf = (who: Requester): string => (who.name === null ? `#${who.connectionId}` : `${who.transport}\u0000${who.name}`);
 
 const REASONS: Record<RefusalReason, string> = {
   denied: 'the person at MCP Shelf denied it',

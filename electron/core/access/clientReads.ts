@@ -15,7 +15,7 @@ import type { FileStream } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import type { ReadOutcome, WholeRead } from '../library/safeRead.js';
 import { joinRel, uriToPath } from '../library/uriPath.js';
-import type { AskGate, Requester } from './askGate.js';
+import { type AskGate, partyOf, type Requester } from './askGate.js';
 import type { HistoryStore } from './historyStore.js';
 import { type EntryDraft, isNoise, NoiseFolder } from './noiseFolder.js';
 
@@ -97,7 +97,7 @@ export class ClientReads {
         uri,
         who,
         via,
-        () => this.library.read(uri, { charge: memory.charge }),
+        () => this.library.read(uri, { charge: memory.charge, party: partyOf(who) }),
         (r) => ({ size: r.size }),
         cancel,
       );
@@ -150,7 +150,7 @@ export class ClientReads {
         args.uri,
         who,
         via,
-        () => this.options.model.read(args, profile, memory.charge),
+        () => this.options.model.read(args, profile, memory.charge, partyOf(who)),
         (r) => ({ size: r.size, detail: r.detail }),
         cancel,
       );

@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
+import { FairQueue, refusalMessage } from './fairQueue.js';
+
 /**
  * One worker thread doing one job at a time for the main thread, so what a
  * file makes us do (decode an image, run a regular expression over
@@ -15,6 +17,8 @@ export interface WorkerJobsOptions {
   timeoutMs: number;
   /** Jobs waiting at most; past this `run` rejects with JobRefused('busy'). */
   maxQueued: number;
+  /** Jobs one party (a client) may have waiting; parties are served in turn. Default: maxQueued (callers that bound their parties otherwise, as grep's turns do). */
+  maxQueuedPerParty?: number;
   /** The worker's V8 heap. */
   memoryMb?: number;
 }
@@ -32,15 +36,19 @@ export function transferable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 export class JobRefused extends Error {
-  constructor(readonly reason: 'busy' | 'timeout' | 'crashed' | 'closed') {
+  constructor(
+    readonly reason: 'busy' | 'timeout' | 'crashed' | 'closed',
+    message?: string,
+  ) {
     super(
-      reason === 'busy'
-        ? 'too many requests are waiting for this work; try again shortly'
-        : reason === 'timeout'
-          ? 'it took too long'
-          : reason === 'crashed'
-            ? 'the worker stopped (out of memory?)'
-            : 'the server is stopping',
+      message ??
+        (reason === 'busy'
+          ? 'too many requests are waiting for this work; try again shortly'
+          : reason === 'timeout'
+            ? 'it took too long'
+            : reason === 'crashed'
+              ? 'the worker stopped (out of memory?)'
+              : 'the server is stopping'),
     );
   }
 }
@@ -60,18 +68,20 @@ interface Job<Req, Reply> {
 
 export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }> {
   private worker: Worker | null = null;
-  private readonly queue: Array<Job<Req, Reply>> = [];
+  private readonly queue: FairQueue<Job<Req, Reply>>;
   private running = false;
   private nextId = 1;
   private closed = false;
   /** Jobs run, for tests and the bench. */
   runs = 0;
 
-  constructor(private readonly options: WorkerJobsOptions) {}
+  constructor(private readonly options: WorkerJobsOptions) {
+    this.queue = new FairQueue({ total: options.maxQueued, perParty: options.maxQueuedPerParty ?? options.maxQueued });
+  }
 
   /** Runs one job; `transfer` moves buffers to the worker instead of copying them. */
-  run(request: Omit<Req, 'id'>, transfer: ArrayBuffer[] = []): Promise<Reply> {
-    return this.runWhenAdmitted(() => ({ request, transfer }));
+  run(request: Omit<Req, 'id'>, transfer: ArrayBuffer[] = [], party = ''): Promise<Reply> {
+    return this.runWhenAdmitted(() => ({ request, transfer }), party);
   }
 
   /**
@@ -80,12 +90,12 @@ export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }
    * before, and the ones refused as busy were refused after theirs was made.
    * What `load` throws is what the job rejects with.
    */
-  runWhenAdmitted(load: () => JobInput<Req> | Promise<JobInput<Req>>): Promise<Reply> {
+  runWhenAdmitted(load: () => JobInput<Req> | Promise<JobInput<Req>>, party = ''): Promise<Reply> {
     if (this.closed) return Promise.reject(new JobRefused('closed'));
-    if (this.queue.length >= this.options.maxQueued) return Promise.reject(new JobRefused('busy'));
     return new Promise<Reply>((resolve, reject) => {
-      this.queue.push({ load, resolve, reject });
-      this.pump();
+      const refused = this.queue.push(party, { load, resolve, reject });
+      if (refused) reject(new JobRefused('busy', refusalMessage(refused, 'requests for this work')));
+      else this.pump();
     });
   }
 
@@ -158,7 +168,7 @@ export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new JobRefused('closed'));
+    for (const job of this.queue.drain()) job.reject(new JobRefused('closed'));
     await this.worker?.terminate();
     this.worker = null;
   }

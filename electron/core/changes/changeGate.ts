@@ -1,5 +1,5 @@
 import type { ChangeDecision, ChangeOutcome, ChangeProposal } from '../../../shared/changeTypes.js';
-import type { Requester } from '../access/askGate.js';
+import { partyOf, type Requester } from '../access/askGate.js';
 import type { CancelHook } from '../base/requestCancel.js';
 
 /**
@@ -26,8 +26,6 @@ export interface ChangeGateOptions {
 export const MAX_PROPOSALS = 16;
 const MAX_PER_PARTY = 8;
 const MAX_PER_CONNECTION = 4;
-
-const partyOf = (who: Requester): string => (who.name === null ? `#${who.connectionId}` : `${who.transport}\u0000${who.name}`);
 
 interface Waiting {
   proposal: ChangeProposal;

@@ -21,20 +21,31 @@ export type ImageFailure = { reason: 'unsupported' | 'too-large' | 'corrupt' | '
  * imageWorker.ts): a decode bounded in pixels, one image at a time, each
  * within a time limit.
  */
+/** How long a file version that could not be converted is answered from memory, and how many are kept. */
+const FAILURE_MEMORY_MS = 10 * 60_000;
+const MAX_FAILURES = 1_000;
+
 export class ImageForModel {
   private readonly jobs: WorkerJobs<ImageRequest, ImageReply>;
   private sharpLoaded: Promise<unknown> | null = null;
+  /**
+   * Failures by file version (a 2 KB SVG named logo.png took the full 20 s
+   * every time it was asked for): answered at once until the file changes or
+   * the memory lapses. `busy` is not remembered (it says nothing of the file).
+   */
+  private readonly failures = new Map<string, { until: number; failure: ImageFailure }>();
 
   constructor(workerFile: URL | string, timeoutMs = 20_000) {
-    this.jobs = new WorkerJobs({ workerFile, timeoutMs, maxQueued: 32, memoryMb: 128 });
+    // A client may have 4 images waiting, and clients are served in turn: one that queues many cannot hold another's up.
+    this.jobs = new WorkerJobs({ workerFile, timeoutMs, maxQueued: 32, maxQueuedPerParty: 4, memoryMb: 128 });
   }
 
   get conversions(): number {
     return this.jobs.runs;
   }
 
-  async convert(bytes: Uint8Array, limits: { maxSide: number; maxBytes: number }): Promise<ModelImage | ImageFailure> {
-    return this.convertWhenAdmitted(() => bytes, limits);
+  async convert(bytes: Uint8Array, limits: { maxSide: number; maxBytes: number }, party = ''): Promise<ModelImage | ImageFailure> {
+    return this.convertWhenAdmitted(() => bytes, limits, party);
   }
 
   /**
@@ -42,7 +53,31 @@ export class ImageForModel {
    * takes the job: images waiting in the queue hold nothing but their place.
    * What `load` throws (the memory budget refusing, the file gone) is thrown.
    */
-  async convertWhenAdmitted(load: () => Uint8Array | Promise<Uint8Array>, limits: { maxSide: number; maxBytes: number }): Promise<ModelImage | ImageFailure> {
+  async convertWhenAdmitted(
+    load: () => Uint8Array | Promise<Uint8Array>,
+    limits: { maxSide: number; maxBytes: number },
+    /** Who asks (a client): parties are served in turn, each with its share of the queue. */
+    party = '',
+    /** The file's version (path, size, modification time): a failure is remembered for it. */
+    version?: string,
+  ): Promise<ModelImage | ImageFailure> {
+    const known = version === undefined ? undefined : this.failures.get(version);
+    if (known && known.until > Date.now()) return known.failure;
+    if (known) this.failures.delete(version as string);
+    const out = await this.convertNow(load, limits, party);
+    if (version !== undefined && 'reason' in out && out.reason !== 'busy') {
+      const again = { ...out, message: `${out.message} (not tried again for ${FAILURE_MEMORY_MS / 60_000} minutes unless the file changes)` };
+      this.failures.set(version, { until: Date.now() + FAILURE_MEMORY_MS, failure: again });
+      if (this.failures.size > MAX_FAILURES) this.failures.delete(this.failures.keys().next().value as string);
+    }
+    return out;
+  }
+
+  private async convertNow(
+    load: () => Uint8Array | Promise<Uint8Array>,
+    limits: { maxSide: number; maxBytes: number },
+    party: string,
+  ): Promise<ModelImage | ImageFailure> {
     // sharp's shared libraries must be loaded by the main thread before a worker loads them (glibc Linux; see sharp's docs on worker threads).
     this.sharpLoaded ??= import('sharp').catch(() => null);
     await this.sharpLoaded;
@@ -50,7 +85,7 @@ export class ImageForModel {
       const reply = await this.jobs.runWhenAdmitted(async () => {
         const owned = transferable(await load());
         return { request: { bytes: owned, maxSide: limits.maxSide, maxBytes: limits.maxBytes }, transfer: [owned.buffer as ArrayBuffer] };
-      });
+      }, party);
       if (!reply.ok) return { reason: reply.reason, message: reply.message, ...(reply.original ? { original: reply.original } : {}) };
       return { data: reply.data, mimeType: reply.mimeType, width: reply.width, height: reply.height, original: reply.original, converted: reply.converted };
     } catch (err) {

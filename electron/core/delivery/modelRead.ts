@@ -94,31 +94,32 @@ export class ModelReader {
   constructor(private readonly options: ModelReaderOptions) {}
 
   /** `charge` reserves the reply in the client's memory budget once its size is known (refused when it is spent). */
-  async read(args: ReadToolArgs, profile: DeliveryProfile, charge?: ReplyCharge): Promise<ModelRead> {
-    const read = await this.readAs(args, profile, charge);
+  /** `party`: who asks (a client), so the workers serve clients in turn. */
+  async read(args: ReadToolArgs, profile: DeliveryProfile, charge?: ReplyCharge, party = ''): Promise<ModelRead> {
+    const read = await this.readAs(args, profile, charge, party);
     // What it gave, for the traffic log too (the history gets it from here).
     const meta = read.result._meta?.[READ_META_KEY] as Record<string, unknown> | undefined;
     if (meta) meta.detail = read.detail;
     return read;
   }
 
-  private async readAs(args: ReadToolArgs, profile: DeliveryProfile, charge?: ReplyCharge): Promise<ModelRead> {
+  private async readAs(args: ReadToolArgs, profile: DeliveryProfile, charge: ReplyCharge | undefined, party: string): Promise<ModelRead> {
     const library = this.options.library;
     // What a reply holds while it is built: a page of text (four bytes a character at most, with its JSON), and a small file whole or an image.
     charge?.(4 * profile.textBudget + 4096, 'this read');
     const fileUri = fileUriOfText(args.uri);
-    if (fileUri !== null) return this.readDocument(args, fileUri, profile);
+    if (fileUri !== null) return this.readDocument(args, fileUri, profile, party);
     const found = await library.locate(args.uri);
     if (!found) throw ShelfError.notFound(args.uri);
     const rel = found.entry.rel;
     charge?.(replyCost(Math.min(Math.max(0, found.entry.size), WHOLE_TEXT_MAX)), 'this read');
     const kind = documentKind(rel);
     // A web page is read as its markup here (its visible text is at ?as=text); other documents as their text.
-    if (library.documentsOn && kind && !SOURCE_KINDS.has(kind)) return this.readDocument(args, args.uri, profile);
+    if (library.documentsOn && kind && !SOURCE_KINDS.has(kind)) return this.readDocument(args, args.uri, profile, party);
     if (args.pages !== undefined)
       throw ShelfError.invalidParams('pages is for documents (PDF, Office, OpenDocument, EPUB, notebooks, mail): use offset and limit for lines');
     const byName = typeFromName(rel);
-    if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile, charge);
+    if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile, charge, party);
     const opened = await library.openFile(args.uri);
     let handedOver = false;
     try {
@@ -131,7 +132,7 @@ export class ModelReader {
         if ('text' in whole.contents)
           return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
         const mimeType = whole.contents.mimeType;
-        if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge);
+        if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge, party);
         return this.describeBinary(args.uri, rel, mimeType, whole.size, profile);
       }
       // A file indexed before (this version, or it only grew by text) is text: not looked at as a whole again.
@@ -144,7 +145,7 @@ export class ModelReader {
       const head = Buffer.alloc(4100);
       const { bytesRead } = await readAsync(fd, head, 0, head.length, 0);
       const mimeType = byName ?? (await mediaType(rel, head.subarray(0, bytesRead), 'blob'));
-      if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge);
+      if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge, party);
       return this.describeBinary(args.uri, rel, mimeType, stat.size, profile);
     } finally {
       if (!handedOver) closeSync(opened.fd);
@@ -224,9 +225,9 @@ export class ModelReader {
     return page.next !== null && (args.limit === undefined || page.lastLine - page.firstLine + 1 < args.limit || page.cutLine);
   }
 
-  private async readDocument(args: ReadToolArgs, fileUri: string, profile: DeliveryProfile): Promise<ModelRead> {
+  private async readDocument(args: ReadToolArgs, fileUri: string, profile: DeliveryProfile, party: string): Promise<ModelRead> {
     const library = this.options.library;
-    const doc = await library.documentText(fileUri, args.uri);
+    const doc = await library.documentText(fileUri, args.uri, party);
     const found = library.resolve(fileUri);
     const rel = found?.entry.rel ?? path.posix.basename(fileUri);
     const size = found?.entry.size ?? 0;
@@ -259,7 +260,14 @@ export class ModelReader {
     return read;
   }
 
-  private async readImage(uri: string, rel: string, mimeType: string, profile: DeliveryProfile, charge?: ReplyCharge): Promise<ModelRead> {
+  private async readImage(
+    uri: string,
+    rel: string,
+    mimeType: string,
+    profile: DeliveryProfile,
+    charge: ReplyCharge | undefined,
+    party: string,
+  ): Promise<ModelRead> {
     const images = this.options.images;
     const opened = await this.options.library.openFile(uri);
     const size = opened.stat.size;
@@ -288,6 +296,8 @@ export class ModelReader {
           return got === size ? bytes : bytes.slice(0, got);
         },
         { maxSide: profile.imageMaxSide, maxBytes: profile.imageMaxBytes },
+        party,
+        `${uri}\u0000${size}\u0000${opened.stat.mtimeMs}\u0000${profile.imageMaxSide}\u0000${profile.imageMaxBytes}`,
       );
     } finally {
       closeSync(opened.fd);
@@ -316,7 +326,7 @@ export class ModelReader {
       },
     };
     this.addOriginal(result, uri, rel, mimeType, size, profile);
-    const words = await this.imageText(uri, profile);
+    const words = await this.imageText(uri, profile, party);
     if (words) result.content.push({ type: 'text', text: words });
     const detail = out.converted
       ? `image ${out.width}×${out.height} ${out.mimeType.slice(6).toUpperCase()} (from ${out.original.width}×${out.original.height} ${out.original.format.toUpperCase()})`
@@ -348,12 +358,12 @@ export class ModelReader {
    * running after OCR_WAIT_MS goes on in the background, and the reply says
    * where its text will be. Null when there is none.
    */
-  private async imageText(uri: string, profile: DeliveryProfile): Promise<string | null> {
+  private async imageText(uri: string, profile: DeliveryProfile, party: string): Promise<string | null> {
     const library = this.options.library;
     if (!library.ocrOn) return null;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), OCR_WAIT_MS)));
-    const text = library.documentText(uri).then(
+    const text = library.documentText(uri, uri, party).then(
       (d) => d.text,
       () => null,
     );

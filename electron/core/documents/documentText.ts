@@ -126,9 +126,10 @@ export class DocumentText {
    * The text of the document `key` names (its path and version), extracted
    * on first use. Throws textUnavailable (1006) when there is none.
    */
-  async text(uri: string, key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<DocumentTextResult> {
+  /** `party`: who asks first (a client; '' the index), so the workers serve clients in turn. */
+  async text(uri: string, key: string, kind: DocumentKind, read: () => Promise<Uint8Array>, party = ''): Promise<DocumentTextResult> {
     if (kind === 'image' && !this.ocr) throw textUnavailable(uri, 'unsupported', 'OCR is off, so images have no text');
-    const outcome = await this.outcome(this.keyOf(key), kind, read);
+    const outcome = await this.outcome(this.keyOf(key), kind, read, party);
     if ('reason' in outcome) throw textUnavailable(uri, outcome.reason, outcome.message);
     return outcome;
   }
@@ -149,7 +150,7 @@ export class DocumentText {
     return kept && !('reason' in kept) ? kept : null;
   }
 
-  private outcome(key: string, kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {
+  private outcome(key: string, kind: DocumentKind, read: () => Promise<Uint8Array>, party: string): Promise<Outcome> {
     const timedOut = this.recentTimeouts.get(key);
     if (timedOut && timedOut.until > Date.now()) return Promise.resolve(timedOut.outcome);
     if (timedOut) this.recentTimeouts.delete(key);
@@ -167,7 +168,7 @@ export class DocumentText {
       // Extracted in an earlier run: read back, not extracted again.
       const kept = fromDisk((await disk?.get(key).catch(() => null)) ?? null);
       if (kept) return kept;
-      const o = await this.extract(kind, read);
+      const o = await this.extract(kind, read, party);
       if (disk && (!('reason' in o) || LASTING.has(o.reason))) void disk.put(key, o).catch(() => undefined);
       return o;
     })().then(
@@ -211,16 +212,16 @@ export class DocumentText {
    * a document to the text worker, and a PDF whose text layer left pages
    * empty (OCR on) then to the OCR worker for those pages.
    */
-  private async extract(kind: DocumentKind, read: () => Promise<Uint8Array>): Promise<Outcome> {
+  private async extract(kind: DocumentKind, read: () => Promise<Uint8Array>, party: string): Promise<Outcome> {
     const ocr = this.ocr;
     const ocrTimeoutMs = this.options.ocrTimeoutMs ?? OCR_TIMEOUT_MS;
     if (kind === 'image') {
       if (!ocr) return { reason: 'unsupported', message: 'OCR is off, so images have no text' };
-      return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr' }, timeoutMs: ocrTimeoutMs, read }));
+      return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr' }, timeoutMs: ocrTimeoutMs, read, party }));
     }
-    const first = await this.textLane.submit({ kind, options: { ocr, stage: 'text' }, timeoutMs: this.options.timeoutMs ?? 30_000, read });
+    const first = await this.textLane.submit({ kind, options: { ocr, stage: 'text' }, timeoutMs: this.options.timeoutMs ?? 30_000, read, party });
     if ('reason' in first || !first.pageTexts || !ocr) return plain(first);
-    return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr', pageTexts: first.pageTexts }, timeoutMs: ocrTimeoutMs, read }));
+    return plain(await this.ocrLane.submit({ kind, options: { ocr, stage: 'ocr', pageTexts: first.pageTexts }, timeoutMs: ocrTimeoutMs, read, party }));
   }
 
   /** A folder stopped being published: its documents' text leaves the disk. */

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
+import { FairQueue, refusalMessage } from '../background/fairQueue.js';
 import { transferable } from '../background/workerJobs.js';
 import type { DocumentKind } from './documentKinds.js';
 import type { ExtractOptions } from './extractText.js';
@@ -20,6 +21,8 @@ export interface LaneOptions {
   processMemoryMb?: number;
   /** Jobs waiting at once; past this a job is refused (busy) rather than queued. */
   maxQueued?: number;
+  /** Jobs one party (a client; '' the index) may have waiting; parties are served in turn. Default: a quarter of maxQueued. */
+  maxQueuedPerParty?: number;
   /**
    * Whether another lane's job runs now. The memory watched is the
    * process's, so while another job runs a job over the budget may not be
@@ -35,6 +38,8 @@ export interface LaneJob {
   /** Processor time the job may take. */
   timeoutMs: number;
   read: () => Promise<Uint8Array>;
+  /** Who asks (a client; '' the index): parties are served in turn, each with its share of the queue. */
+  party?: string;
 }
 
 /**
@@ -72,17 +77,20 @@ export class ExtractLane {
   private worker: Worker | null = null;
   /** The worker's thread id (Linux), which it says first thing: its processor time is its clock. */
   private workerThread: number | null = null;
-  private readonly queue: Queued[] = [];
+  private readonly queue: FairQueue<Queued>;
   private running = false;
   private nextId = 1;
   private closed = false;
   /** Jobs run, for tests and the bench. */
   runs = 0;
 
-  constructor(private readonly options: LaneOptions) {}
+  constructor(private readonly options: LaneOptions) {
+    const total = options.maxQueued ?? 64;
+    this.queue = new FairQueue({ total, perParty: options.maxQueuedPerParty ?? Math.max(1, Math.floor(total / 4)) });
+  }
 
   get waiting(): number {
-    return this.queue.length;
+    return this.queue.size;
   }
 
   get busy(): boolean {
@@ -91,11 +99,10 @@ export class ExtractLane {
 
   submit(job: LaneJob): Promise<LaneOutcome> {
     if (this.closed) return Promise.resolve({ reason: 'busy', message: 'the server is stopping' });
-    if (this.queue.length >= (this.options.maxQueued ?? 64))
-      return Promise.resolve({ reason: 'busy', message: 'too many documents are waiting for extraction; try again shortly' });
     return new Promise<LaneOutcome>((resolve, reject) => {
-      this.queue.push({ ...job, resolve, reject });
-      this.pump();
+      const refused = this.queue.push(job.party ?? '', { ...job, resolve, reject });
+      if (refused) resolve({ reason: 'busy', message: refusalMessage(refused, 'documents for extraction') });
+      else this.pump();
     });
   }
 
@@ -220,7 +227,7 @@ export class ExtractLane {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve({ reason: 'busy', message: 'the server is stopping' });
+    for (const job of this.queue.drain()) job.resolve({ reason: 'busy', message: 'the server is stopping' });
     await this.worker?.terminate();
     this.worker = null;
   }

@@ -243,9 +243,9 @@ export class Library {
    * synchronously. `limit` replaces maxReadBytes (the tools page what they
    * read, so one message's limit is not theirs).
    */
-  async read(uri: string, options: { background?: boolean; limit?: number; charge?: ReplyCharge } = {}): Promise<ReadOutcome> {
+  async read(uri: string, options: { background?: boolean; limit?: number; charge?: ReplyCharge; party?: string } = {}): Promise<ReadOutcome> {
     const fileUri = fileUriOfText(uri);
-    if (fileUri !== null) return this.readText(uri, fileUri, options.charge);
+    if (fileUri !== null) return this.readText(uri, fileUri, options.charge, options.party);
     const found = await this.locate(uri);
     if (!found) throw ShelfError.notFound(uri);
     const background = options.background ?? false;
@@ -292,8 +292,8 @@ export class Library {
    * extracted off the main thread on first read, then kept while the file is
    * unchanged. Not a document, not published, or documents off: not found.
    */
-  private async readText(uri: string, fileUri: string, charge?: ReplyCharge): Promise<ReadOutcome> {
-    const { text } = await this.documentText(fileUri, uri);
+  private async readText(uri: string, fileUri: string, charge?: ReplyCharge, party = ''): Promise<ReadOutcome> {
+    const { text } = await this.documentText(fileUri, uri, party);
     const size = Buffer.byteLength(text);
     if (size > this.options.maxReadBytes) throw ShelfError.tooLarge(uri, size, this.options.maxReadBytes);
     // The text is kept by the documents' cache; the reply's copies of it are the client's.
@@ -307,7 +307,7 @@ export class Library {
    * (the companion text URI, or the file's). Not a document, not published,
    * or documents off: not found.
    */
-  async documentText(fileUri: string, uri = fileUri): Promise<DocumentTextResult & { kind: DocumentKind; key: string }> {
+  async documentText(fileUri: string, uri = fileUri, party = ''): Promise<DocumentTextResult & { kind: DocumentKind; key: string }> {
     const documents = this.options.documents;
     const found = documents ? await this.locate(fileUri) : null;
     const kind = found ? this.textKindOf(found.entry.rel) : null;
@@ -315,7 +315,7 @@ export class Library {
     const { folder, entry } = found;
     const limit = this.options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const key = documentKey(folder, entry);
-    const result = await documents.text(uri, key, kind, () => readBytes(folder, entry.rel, fileUri, limit));
+    const result = await documents.text(uri, key, kind, () => readBytes(folder, entry.rel, fileUri, limit), party);
     return { ...result, kind, key };
   }
 

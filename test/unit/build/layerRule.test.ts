@@ -1,7 +1,8 @@
 import path from 'node:path';
 
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+
+import { plantedEslint } from '../../support/plantedEslint.js';
 
 /**
  * The layer table of ARCHITECTURE.md holds on resolved paths: an import into
@@ -9,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * match import text, and relative imports from core into desktop slipped by).
  */
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const eslint = new ESLint({ cwd: ROOT });
+const eslint = plantedEslint();
 
 async function layerErrors(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });

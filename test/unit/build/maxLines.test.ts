@@ -1,11 +1,12 @@
 import path from 'node:path';
 
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+
+import { plantedEslint } from '../../support/plantedEslint.js';
 
 /** No module in electron/ or shared/ grows past 450 lines (comments and blank lines count): lint refuses it. */
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const eslint = new ESLint({ cwd: ROOT });
+const eslint = plantedEslint();
 
 async function maxLinesErrors(file: string, lines: number): Promise<string[]> {
   const code = Array.from({ length: lines }, (_, i) => (i % 3 === 0 ? '// a comment' : i % 3 === 1 ? '' : `export const x${i} = ${i};`)).join('\n');
