@@ -1,7 +1,8 @@
+// A .tsx beside the component tests: it is type-checked with the renderer's settings (its module imports carry no extensions).
 import { describe, expect, it } from 'vitest';
 
 import { lineDiff } from '../../../../../electron/core/changes/lineDiff.js';
-import { foldedBefore, splitRows } from '../../../../../renderer/src/changes/diffRows';
+import { foldedBefore, splitRows } from '../../../../../renderer/src/changes/diffRows.js';
 
 /** Hunks as the core makes them (its own diff), so the window's reading of them is tested against the real thing. */
 const hunksOf = (before: string, after: string) => lineDiff(before, after).hunks;
