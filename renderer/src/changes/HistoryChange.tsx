@@ -32,10 +32,14 @@ export function ChangeDetail({ change }: { change: AccessChange }) {
       <span className="history-via history-change-kind" data-kind={change.kind}>
         {KIND[change.kind]}
       </span>
-      <span className="change-plus">+{change.added.toLocaleString()}</span> <span className="change-minus">−{change.removed.toLocaleString()}</span>
-      {' · '}
-      {change.sizeBefore === null ? formatBytes(change.sizeAfter) : `${formatBytes(change.sizeBefore)} → ${formatBytes(change.sizeAfter)}`}
-      {change.edited && <> · edited by you</>}
+      {/* Each part stays whole: a narrow row wraps between them, not inside "17 B → 23 B". */}
+      <span className="nowrap">
+        <span className="change-plus">+{change.added.toLocaleString()}</span> <span className="change-minus">−{change.removed.toLocaleString()}</span>
+      </span>{' '}
+      <span className="nowrap">
+        · {change.sizeBefore === null ? formatBytes(change.sizeAfter) : `${formatBytes(change.sizeBefore)} → ${formatBytes(change.sizeAfter)}`}
+      </span>
+      {change.edited && <span className="nowrap"> · edited by you</span>}
     </span>
   );
 }
