@@ -131,12 +131,13 @@ test('a change waits for the window: approve writes it, decline and Escape leave
     await expect(editor).toHaveValue('# Plan\n\nShip it on Friday.\n');
     await editor.fill('# Plan\n\nShip it on Monday, after review.\n');
     await expect(approve).toHaveText('Approve my edit');
-    await shoot(page, '20-change-edit', { frozenClock: true });
     // Escape in the editor leaves it for Decline; it does not throw the edit away.
     await editor.press('Escape');
     await expect(page.getByTestId('change-decline')).toBeFocused();
     await expect(prompt).toBeVisible();
     await page.clock.runFor(600);
+    await expect(approve).toBeEnabled();
+    await shoot(page, '20-change-edit', { frozenClock: true });
     await approve.click();
     const r = await edited;
     expect(r.structuredContent).toMatchObject({ status: 'written', edited: true });

@@ -28,18 +28,18 @@ const UNDO_TEXT: Record<Exclude<UndoState, 'available'>, { label: string; explai
 /** Under the file's name: the kind of change, lines ±, the sizes, and whether the person edited the text before approving it. */
 export function ChangeDetail({ change }: { change: AccessChange }) {
   return (
-    <span className="history-detail muted small" data-testid="history-change-detail">
+    <span className="history-detail muted small history-change-detail" data-testid="history-change-detail">
       <span className="history-via history-change-kind" data-kind={change.kind}>
         {KIND[change.kind]}
       </span>
-      {/* Each part stays whole: a narrow row wraps between them, not inside "17 B → 23 B". */}
+      {/* Each part stays whole: a narrow row wraps between them, not inside "17 B → 23 B" (the sheet spaces them). */}
       <span className="nowrap">
         <span className="change-plus">+{change.added.toLocaleString()}</span> <span className="change-minus">−{change.removed.toLocaleString()}</span>
-      </span>{' '}
-      <span className="nowrap">
-        · {change.sizeBefore === null ? formatBytes(change.sizeAfter) : `${formatBytes(change.sizeBefore)} → ${formatBytes(change.sizeAfter)}`}
       </span>
-      {change.edited && <span className="nowrap"> · edited by you</span>}
+      <span className="nowrap">
+        {change.sizeBefore === null ? formatBytes(change.sizeAfter) : `${formatBytes(change.sizeBefore)} → ${formatBytes(change.sizeAfter)}`}
+      </span>
+      {change.edited && <span className="nowrap history-edited">edited by you</span>}
     </span>
   );
 }
