@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 
+import type { ChangeProposal } from '../../shared/changeTypes.js';
 import type { AccessAsk } from '../../shared/shelfApi.js';
 import { reportUncaught } from '../core/base/processErrors.js';
 import { appBridgeCommand, type BridgeCommand, nodeBridgeCommand } from '../core/clientSetup/clientConfigs.js';
@@ -149,44 +150,66 @@ async function showWindow(): Promise<void> {
   win?.focus();
 }
 
-/** Asks already announced, so each is announced once (bounded: the gate holds at most 64). */
-const announced = new Set<number>();
-/** The one notification on screen: a newer one replaces it, so a client raising ask after ask cannot pile them up. */
+/** Asks and changes already announced (`ask:1`, `change:1`), so each is announced once (bounded: the gates hold at most 64 and 16). */
+const announced = new Set<string>();
 let shownNote: Notification | null = null;
-/** New notifications at most this often; asks that come meanwhile are announced together when it is up. */
+/** New notifications at most this often; what comes meanwhile is announced together when it is up. */
 const NOTE_EVERY_MS = 5000;
 let lastNoteAt = -Infinity;
 let noteLater: NodeJS.Timeout | null = null;
+/** What waits now, as the `asks` and `changes` events last said. */
+let asksWaiting: AccessAsk[] = [];
+let changesWaiting: ChangeProposal[] = [];
+
+interface Waiting {
+  key: string;
+  title: string;
+  body: (more: string) => string;
+}
+
+/** The name is the client's own claim: said as such. */
+const whoOf = (w: { client: string | null; connectionId: number }) =>
+  w.client ? `A client calling itself “${w.client}” (#${w.connectionId})` : `Client #${w.connectionId}`;
 
 /**
- * A read waits for an answer: the window shows the prompt (opened if it was
- * closed to the tray, but not pulled forward again while it shows) and a
- * native notification says so even when the window is behind others.
+ * A read or a change waits for the person: the window shows the prompt
+ * (opened if it was closed to the tray, but not pulled forward again while
+ * it shows) and a native notification says so even when the window is
+ * behind others.
  */
-function announceAsks(asks: AccessAsk[]): void {
-  const waiting = new Set(asks.map((a) => a.id));
-  for (const id of announced) if (!waiting.has(id)) announced.delete(id);
-  const fresh = asks.filter((a) => !announced.has(a.id));
+function announceWaiting(): void {
+  const all: Waiting[] = [
+    ...asksWaiting.map((a) => ({
+      key: `ask:${a.id}`,
+      title: 'Allow this read?',
+      body: (more: string) => `${whoOf(a)} wants to read ${a.path}${more}. Answer in MCP Shelf.`,
+    })),
+    ...changesWaiting.map((c) => ({
+      key: `change:${c.id}`,
+      title: 'Approve this change?',
+      body: (more: string) => `${whoOf(c)} wants to ${c.kind} ${c.path}${more}. Approve or decline it in MCP Shelf.`,
+    })),
+  ];
+  const waiting = new Set(all.map((w) => w.key));
+  for (const key of announced) if (!waiting.has(key)) announced.delete(key);
+  const fresh = all.filter((w) => !announced.has(w.key));
   const newest = fresh[fresh.length - 1];
   if (!newest) return;
   const wait = lastNoteAt + NOTE_EVERY_MS - Date.now();
   if (wait > 0) {
     noteLater ??= setTimeout(() => {
       noteLater = null;
-      void service?.pendingAsks().then(announceAsks);
+      announceWaiting();
     }, wait);
     return;
   }
-  for (const a of fresh) announced.add(a.id);
+  for (const w of fresh) announced.add(w.key);
   lastNoteAt = Date.now();
   if (!win?.isVisible() || win.isMinimized()) void showWindow();
   if (Notification.isSupported()) {
-    // The name is the client's own claim: said as such.
-    const who = newest.client ? `A client calling itself “${newest.client}” (#${newest.connectionId})` : `Client #${newest.connectionId}`;
-    const others = asks.length - 1;
-    const more = others > 0 ? ` (and ${others} more waiting)` : '';
+    const others = all.length - 1;
     shownNote?.close();
-    const note = new Notification({ title: 'Allow this read?', body: `${who} wants to read ${newest.path}${more}. Answer in MCP Shelf.` });
+    const note = new Notification({ title: newest.title, body: newest.body(others > 0 ? ` (and ${others} more waiting)` : '') });
     note.on('click', () => void showWindow());
     note.show();
     shownNote = note;
@@ -213,7 +236,14 @@ async function start(): Promise<void> {
   service.on('status', () => void refreshTray());
   // The app can always show its window (it opens one for an ask), so asks are never refused for want of one.
   service.attachWindow();
-  service.on('asks', announceAsks);
+  service.on('asks', (asks) => {
+    asksWaiting = asks;
+    announceWaiting();
+  });
+  service.on('changes', (changes) => {
+    changesWaiting = changes;
+    announceWaiting();
+  });
   buildMenu();
   const icon = nativeImage.createFromPath(path.join(here, '../../build/icon.png'));
   tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon.resize({ width: 16, height: 16 }));

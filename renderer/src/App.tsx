@@ -14,6 +14,8 @@ import { TopBar } from './app/TopBar';
 import { useOpenFile } from './app/useOpenFile';
 import { useShelfState } from './app/useShelfState';
 import { useShortcuts } from './app/useShortcuts';
+import { ChangePrompt } from './changes/ChangePrompt';
+import { useChanges } from './changes/useChanges';
 import { DropOverlay } from './drop/DropOverlay';
 import { useFolderDrop } from './drop/useFolderDrop';
 import { AddFolder } from './folders/AddFolder';
@@ -43,7 +45,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
   const drop = useFolderDrop(api.pathForFile, folderActions.addPaths, notify);
   const traffic = useTraffic(api, live, status?.traffic.maxEntries);
   const access = useAccess(api, live, fail);
-  useAskAlert(access.asks);
+  const changes = useChanges(api, live, fail);
+  useAskAlert(access.asks, changes.proposals);
   const modes = usePreviewModes();
   const searchDraft = useSearchDraft();
   const [tab, setTab] = useState<TabId>('preview');
@@ -88,6 +91,7 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
     completePath,
     traffic,
     access,
+    changes,
     modes,
     searchDraft,
     historyUri,
@@ -181,6 +185,8 @@ export function App({ api, connection }: { api: ShelfApi & HostExtras; connectio
         />
       )}
       <AskPrompt asks={access.asks} answer={access.answer} />
+      {/* One prompt at a time: a read is quick to answer, a change is read with care, so asks go first. */}
+      {access.asks.length === 0 && <ChangePrompt api={api} proposals={changes.proposals} answer={changes.answer} fail={fail} />}
       <Toasts toasts={toasts} dismiss={dismiss} />
     </div>
   );

@@ -12,7 +12,7 @@ import { formatBytes } from '../format';
 export const ARM_DELAY_MS = 500;
 
 /** "connected 14:03:12" (today) or with the date: when the requester's connection began. */
-function since(t: number, now: number): string {
+export function since(t: number, now: number): string {
   const d = new Date(t);
   const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
   return new Date(now).toDateString() === d.toDateString() ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;

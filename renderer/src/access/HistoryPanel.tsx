@@ -4,6 +4,8 @@ import { useState } from 'react';
 
 import { READ_FAILURE_NAMES, READ_FAILURES, type ReadFailure, type ReadFailureInfo } from '../../../shared/readFailure';
 import type { AccessEntry, FolderInfo, HistoryExportFormat, ShelfApi } from '../../../shared/shelfApi';
+import { ChangeDetail, ChangeOutcomeCell } from '../changes/HistoryChange';
+import { useUndo } from '../changes/useUndo';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
 import { formatBytes, formatStamp, formatWhen } from '../format';
@@ -34,7 +36,7 @@ function download(text: string, format: HistoryExportFormat): void {
 const VIA: Record<AccessEntry['via'], string> = { resource: 'resources/read', tool: 'read tool', app: 'in-chat app' };
 /** How a read came: resources/read, the read tool or the in-chat app, over which transport, in which revision. */
 const how = (e: AccessEntry) =>
-  `${e.search ? e.search.tool : (VIA[e.via] ?? e.via)} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
+  `${e.search ? e.search.tool : e.change ? (e.change.kind === 'edit' ? 'edit_resource' : 'write_resource') : (VIA[e.via] ?? e.via)} · ${e.transport === 'http' ? 'HTTP' : 'socket'} · ${e.protocolVersion ?? '?'}`;
 
 const GROUPS: Array<[ReadFailureInfo['group'], string]> = [
   ['asked', 'Ask before read'],
@@ -80,6 +82,7 @@ export function HistoryPanel({
   const { filters, setFilter, filtered, page, entries, clients, hasMore, loadOlder } = history;
   const { client, folder, outcome, failure, kind, range, uri } = filters;
   const [confirmClear, setConfirmClear] = useState(false);
+  const undo = useUndo(api, entries, notify, fail);
 
   const exportAs = async (format: HistoryExportFormat) => {
     try {
@@ -126,9 +129,10 @@ export function HistoryPanel({
           ))}
         </select>
         <select className="input input-small" value={kind} onChange={(e) => setFilter('kind', e.target.value as typeof kind)} aria-label="Kind">
-          <option value="">Reads and searches</option>
+          <option value="">All kinds</option>
           <option value="read">Reads</option>
           <option value="search">Searches</option>
+          <option value="change">Changes</option>
         </select>
         <select className="input input-small" value={range} onChange={(e) => setFilter('range', e.target.value as Range)} aria-label="Time">
           {RANGES.map((r) => (
@@ -152,10 +156,10 @@ export function HistoryPanel({
       <div className="history-scroll" tabIndex={0} aria-label="Reads, newest first">
         {page && entries.length === 0 ? (
           <div className="empty-small centered" data-testid="history-empty">
-            <p>{filtered ? 'No entry matches these filters.' : 'No client has read or searched a file yet.'}</p>
+            <p>{filtered ? 'No entry matches these filters.' : 'No client has read, searched or changed a file yet.'}</p>
             <p className="muted small">
-              Every read and search by an MCP client — resources, the read and search tools, over the socket or HTTP — is recorded here with why any failed, and
-              kept across restarts.
+              Every read and search by an MCP client — resources, the read and search tools, over the socket or HTTP — and every change a model proposed is
+              recorded here with why any failed, and kept across restarts.
             </p>
           </div>
         ) : (
@@ -173,9 +177,15 @@ export function HistoryPanel({
             </thead>
             <tbody>
               {entries.map((e) => {
-                const why = e.outcome === 'ok' ? null : READ_FAILURES[failureOf(e)];
+                const why = e.outcome === 'ok' || e.change ? null : READ_FAILURES[failureOf(e)];
                 return (
-                  <tr key={e.seq} data-testid="history-row" data-outcome={e.outcome} title={how(e)}>
+                  <tr
+                    key={e.seq}
+                    data-testid="history-row"
+                    data-outcome={e.outcome}
+                    data-kind={e.change ? 'change' : e.search ? 'search' : 'read'}
+                    title={how(e)}
+                  >
                     <td className="nowrap muted mono" title={new Date(e.time).toString()}>
                       {formatStamp(e.time)}
                     </td>
@@ -202,8 +212,9 @@ export function HistoryPanel({
                           <bdi>{shortPath(e)}</bdi>
                         </span>
                       )}
-                      {e.via !== 'resource' && !e.search && <span className="history-via">{VIA[e.via]}</span>}
-                      {e.detail && (
+                      {e.via !== 'resource' && !e.search && !e.change && <span className="history-via">{VIA[e.via]}</span>}
+                      {e.change && <ChangeDetail change={e.change} />}
+                      {e.detail && !e.change && (
                         <span className="history-detail muted small" data-testid="history-detail" title={`What the read gave: ${e.detail}`}>
                           {e.detail}
                         </span>
@@ -211,7 +222,9 @@ export function HistoryPanel({
                     </td>
                     <td className="num mono muted">{e.size !== null ? formatBytes(e.size) : ''}</td>
                     <td className="history-outcome">
-                      {why ? (
+                      {e.change ? (
+                        <ChangeOutcomeCell change={e.change} undo={undo} />
+                      ) : why ? (
                         <span
                           className="status status-error"
                           data-testid="history-reason"

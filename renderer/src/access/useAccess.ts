@@ -58,7 +58,8 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
       if (!first || (seen > 0 && first.seq > seen + 1)) reloadCounts();
       seen = entries[entries.length - 1]?.seq ?? seen;
       for (const e of entries) {
-        if (e.outcome !== 'ok') continue;
+        // Reads only, as the history counts them: a search names no file, and a written change is not a read.
+        if (e.outcome !== 'ok' || e.search || e.change) continue;
         // A document's text is the document: its reads count for the file.
         const uri = fileUriOfText(e.uri) ?? e.uri;
         const known = byUri.current.get(uri);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
+import type { ChangeProposal } from '../../../shared/changeTypes';
 import type { AccessAsk } from '../../../shared/shelfApi';
 
 /** The page's icon: a shelf in the accent colour; with asks waiting, a red dot in its corner (seen from another tab). */
@@ -38,16 +39,37 @@ const NOTE_TAG = 'mcp-shelf-asks';
 /** New notifications at most this often: a client raising ask after ask (new connections) cannot fill the screen with them. */
 const NOTE_EVERY_MS = 5000;
 
+/** What a notification says about one waiting ask or change. */
+interface Waiting {
+  key: string;
+  title: string;
+  path: string;
+}
+
+const waitingOf = (asks: readonly AccessAsk[], changes: readonly ChangeProposal[]): Waiting[] => [
+  ...asks.map((a) => ({ key: `ask:${a.id}`, title: `${a.client ?? 'A client'} asks to read a file`, path: a.path })),
+  ...changes.map((c) => ({ key: `change:${c.id}`, title: `${c.client ?? 'A client'} proposes a change to a file`, path: c.path })),
+];
+
+/** "(2) Reads waiting", "(1) Change waiting", "(3) Waiting for you" (both). */
+function titleOf(reads: number, changes: number): string | null {
+  const n = reads + changes;
+  if (n === 0) return null;
+  if (changes === 0) return `(${n}) ${n === 1 ? 'Read' : 'Reads'} waiting`;
+  if (reads === 0) return `(${n}) ${n === 1 ? 'Change' : 'Changes'} waiting`;
+  return `(${n}) Waiting for you`;
+}
+
 /**
- * A waiting read reaches the owner wherever they are: the tab's title
- * counts the asks and its icon gets a dot (both seen from another tab), and
- * a system notification says who asks for what when the page is hidden and
- * notifications are permitted. Each ask is announced once, in one
+ * A waiting read or change reaches the owner wherever they are: the tab's
+ * title counts them and its icon gets a dot (both seen from another tab),
+ * and a system notification says who asks for what when the page is hidden
+ * and notifications are permitted. Each is announced once, in one
  * notification that stands for all that wait, at most every few seconds.
  */
-export function useAskAlert(asks: readonly AccessAsk[]): void {
+export function useAskAlert(asks: readonly AccessAsk[], changes: readonly ChangeProposal[] = []): void {
   const baseTitle = useRef<string | null>(null);
-  const announced = useRef(new Set<number>());
+  const announced = useRef(new Set<string>());
   const lastNoteAt = useRef(-Infinity);
   const later = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [tick, setTick] = useState(0);
@@ -55,14 +77,16 @@ export function useAskAlert(asks: readonly AccessAsk[]): void {
   useEffect(() => {
     baseTitle.current ??= document.title;
     const link = iconLink();
-    const n = asks.length;
-    document.title = n > 0 ? `(${n}) ${n === 1 ? 'Read' : 'Reads'} waiting · ${baseTitle.current}` : baseTitle.current;
+    const all = waitingOf(asks, changes);
+    const n = all.length;
+    const counted = titleOf(asks.length, changes.length);
+    document.title = counted ? `${counted} · ${baseTitle.current}` : baseTitle.current;
     link.href = ICON(n > 0);
 
-    const waiting = new Set(asks.map((a) => a.id));
-    for (const id of announced.current) if (!waiting.has(id)) announced.current.delete(id);
+    const waiting = new Set(all.map((w) => w.key));
+    for (const key of announced.current) if (!waiting.has(key)) announced.current.delete(key);
     if (!canNotify() || document.visibilityState === 'visible') return;
-    const fresh = asks.filter((a) => !announced.current.has(a.id));
+    const fresh = all.filter((w) => !announced.current.has(w.key));
     const newest = fresh[fresh.length - 1];
     if (!newest) return;
     const wait = lastNoteAt.current + NOTE_EVERY_MS - Date.now();
@@ -74,12 +98,18 @@ export function useAskAlert(asks: readonly AccessAsk[]): void {
       }, wait);
       return;
     }
-    for (const a of fresh) announced.current.add(a.id);
+    for (const w of fresh) announced.current.add(w.key);
     lastNoteAt.current = Date.now();
     const others = n - 1;
+    const [answer, more] =
+      changes.length === 0
+        ? ['allow or deny it', others === 1 ? ' read' : ' reads']
+        : asks.length === 0
+          ? ['approve or decline it', others === 1 ? ' change' : ' changes']
+          : ['answer', ''];
     try {
-      const note = new Notification(`${newest.client ?? 'A client'} asks to read a file`, {
-        body: `${newest.path}${others > 0 ? `\nand ${others} more ${others === 1 ? 'read' : 'reads'} waiting` : ''}\nOpen MCP Shelf to allow or deny it.`,
+      const note = new Notification(newest.title, {
+        body: `${newest.path}${others > 0 ? `\nand ${others} more${more} waiting` : ''}\nOpen MCP Shelf to ${answer}.`,
         tag: NOTE_TAG,
       });
       // The click brings the owner to the prompt: the window, and its default answer focused (they may have been elsewhere in the page).
@@ -91,7 +121,7 @@ export function useAskAlert(asks: readonly AccessAsk[]): void {
     } catch {
       // Some browsers allow notifications only from a service worker: the title and the icon still say it.
     }
-  }, [asks, tick]);
+  }, [asks, changes, tick]);
 
   useEffect(
     () => () => {

@@ -17,7 +17,7 @@ export interface HistoryFilters {
   folder: string;
   outcome: '' | AccessEntry['outcome'];
   failure: '' | ReadFailure;
-  kind: '' | 'read' | 'search';
+  kind: '' | 'read' | 'search' | 'change';
   range: Range;
   /** One file's entries (null: every file). */
   uri: string | null;

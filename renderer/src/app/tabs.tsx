@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { ShelfApi } from '../../../shared/shelfApi';
 import { HistoryPanel } from '../access/HistoryPanel';
 import type { AccessState } from '../access/useAccess';
+import type { ChangesState } from '../changes/useChanges';
 import { ClientsPanel } from '../clients/ClientsPanel';
 import { ConnectPanel } from '../clients/ConnectPanel';
 import type { FolderActions } from '../folders/useFolderActions';
@@ -30,6 +31,8 @@ export interface TabContext {
   completePath: (typed: string) => ReturnType<ShelfApi['completeFolderPath']>;
   traffic: TrafficState;
   access: AccessState;
+  /** Changes by AI waiting for a decision. */
+  changes: ChangesState;
   modes: PreviewModes;
   /** The Search tab's query, results and hit, kept while it is away. */
   searchDraft: SearchDraft;
@@ -84,7 +87,10 @@ export const TABS = [
     id: 'history',
     label: 'History',
     shortcut: '4',
-    badge: (c) => c.access.asks.length > 0 && <span className="tab-count tab-count-alert">{c.access.asks.length} waiting</span>,
+    badge: (c) => {
+      const n = c.access.asks.length + c.changes.proposals.length;
+      return n > 0 && <span className="tab-count tab-count-alert">{n} waiting</span>;
+    },
     render: (c) =>
       c.shelf.folders && (
         <HistoryPanel

@@ -72,6 +72,11 @@ export function FolderList({
                     asks
                   </span>
                 )}
+                {f.options.changes === 'ask' && (
+                  <span className="badge badge-changes" title="Models may propose changes here; each waits until you approve it" data-testid="badge-changes">
+                    changes
+                  </span>
+                )}
                 <span
                   className="folder-count"
                   data-testid="folder-count"

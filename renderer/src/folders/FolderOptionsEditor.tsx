@@ -32,7 +32,7 @@ export function FolderOptionsDialog({
   );
 }
 
-/** Per-folder rules (dotfiles, .gitignore, extra ignore patterns) and asking before reads. Applied live on save. */
+/** Per-folder rules (dotfiles, .gitignore, extra ignore patterns), asking before reads, and changes by AI. Applied live on save. */
 export function FolderOptionsEditor({
   folder,
   onSave,
@@ -46,17 +46,19 @@ export function FolderOptionsEditor({
   const [gitignore, setGitignore] = useState(folder.options.gitignore);
   const [patterns, setPatterns] = useState(folder.options.extraIgnore.join('\n'));
   const [askBeforeRead, setAskBeforeRead] = useState(folder.options.askBeforeRead);
+  const [changes, setChanges] = useState(folder.options.changes);
   const [saving, setSaving] = useState(false);
   const id = `opts-${folder.path.replace(/[^A-Za-z0-9]/g, '_')}`;
   const save = async () => {
     // Turning asking on is the moment a waiting read may need to reach the owner in another tab: ask for notifications now, on this click.
-    if (askBeforeRead && !folder.options.askBeforeRead) askNotificationPermission();
+    // Likewise when changes by AI start to ask: a proposal waits for the owner as a read does.
+    if ((askBeforeRead && !folder.options.askBeforeRead) || (changes === 'ask' && folder.options.changes !== 'ask')) askNotificationPermission();
     setSaving(true);
     const extraIgnore = patterns
       .split('\n')
       .map((p) => p.trim())
       .filter(Boolean);
-    await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead });
+    await onSave({ showHidden, gitignore, extraIgnore, askBeforeRead, changes });
     setSaving(false);
     onClose();
   };
@@ -82,6 +84,27 @@ export function FolderOptionsEditor({
         <input type="checkbox" checked={askBeforeRead} onChange={(e) => setAskBeforeRead(e.target.checked)} data-testid="ask-before-read" />
         Ask before each client read <span className="muted">(this window asks; listing is not affected)</span>
       </label>
+      <div className="folder-changes">
+        <label htmlFor={`${id}-changes`} className="field-label">
+          Changes by AI
+        </label>
+        <select
+          id={`${id}-changes`}
+          className="input input-small"
+          value={changes}
+          onChange={(e) => setChanges(e.target.value === 'ask' ? 'ask' : 'off')}
+          aria-describedby={`${id}-changes-why`}
+          data-testid="folder-changes"
+        >
+          <option value="off">Off</option>
+          <option value="ask">Ask me</option>
+        </select>
+        <span id={`${id}-changes-why`} className="muted small">
+          {changes === 'ask'
+            ? 'A model may propose new files and edits here; nothing is written until you approve it in this window.'
+            : 'Models can only read here: the write tools do not reach this folder.'}
+        </span>
+      </div>
       <label htmlFor={`${id}-patterns`} className="field-label">
         Also ignore <span className="muted">(gitignore patterns, one per line)</span>
       </label>
