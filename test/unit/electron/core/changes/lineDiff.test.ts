@@ -1,3 +1,4 @@
+import { structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 
 import { lineDiff, unifiedText } from '../../../../../electron/core/changes/lineDiff.js';
@@ -44,5 +45,56 @@ describe('lineDiff', () => {
     const d = lineDiff(a, b);
     expect(d.added).toBe(20_000);
     expect(d.removed).toBe(20_000);
+  });
+
+  it('hunks rebuild the new text from the old and are as small as jsdiff finds, on generated edits', () => {
+    let seed = 7;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const apply = (old: string[], hunks: ReturnType<typeof lineDiff>['hunks']) => {
+      const out: string[] = [];
+      let at = 0;
+      for (const h of hunks) {
+        const start = h.oldLines === 0 ? h.oldStart : h.oldStart - 1;
+        out.push(...old.slice(at, start));
+        at = start;
+        for (const l of h.lines) {
+          if (l.op === ' ') expect(old[at++]).toBe(l.text);
+          else if (l.op === '-') expect(old[at++]).toBe(l.text);
+          else out.push(l.text);
+          if (l.op === ' ') out.push(l.text);
+        }
+      }
+      return [...out, ...old.slice(at)];
+    };
+    for (let round = 0; round < 300; round++) {
+      const a = Array.from({ length: rand(60) }, () => `l${rand(12)}`);
+      const b = [...a];
+      for (let e = rand(8); e > 0; e--) {
+        const at = rand(b.length + 1);
+        if (rand(2) === 0) b.splice(at, 1);
+        else b.splice(at, 0, `n${rand(12)}`);
+      }
+      const text = (lines: string[]) => (lines.length ? `${lines.join('\n')}\n` : '');
+      const d = lineDiff(text(a), text(b));
+      expect(apply(a, d.hunks)).toEqual(b);
+      const ref = structuredPatch('a', 'b', text(a), text(b), undefined, undefined, { context: 3 });
+      const count = (op: string) => ref.hunks.flatMap((h) => h.lines).filter((l) => l[0] === op).length;
+      expect([d.added, d.removed]).toEqual([count('+'), count('-')]);
+      expect(d.hunks.length).toBe(ref.hunks.length);
+    }
+  });
+
+  it('scattered edits in large files are shown line by line, whatever the machine is doing (the bound is work, not time)', () => {
+    const lines = Array.from({ length: 2_000 }, (_, i) => `line ${i}`);
+    const some = lines.map((l, i) => (i % 40 === 0 ? `${l} changed` : l));
+    const d = lineDiff(lines.join('\n'), some.join('\n'));
+    expect(d).toMatchObject({ added: 50, removed: 50 });
+    expect(d.hunks).toHaveLength(50);
+    const big = Array.from({ length: 200_000 }, (_, i) => `row ${i}`);
+    const few = big.map((l, i) => (i % 5_000 === 0 ? `${l}!` : l));
+    const e = lineDiff(big.join('\n'), few.join('\n'));
+    expect(e).toMatchObject({ added: 40, removed: 40 });
+    expect(e.hunks).toHaveLength(40);
+    expect(e.hunks.flatMap((h) => h.lines).length).toBe(40 * 8 - 3); // the first change is line 1: no context above it
   });
 });
