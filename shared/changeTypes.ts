@@ -111,4 +111,6 @@ export interface UndoResult {
   ok: boolean;
   /** Why not: the file changed again since the change (Undo would lose that), or the kept version is gone. */
   message: string;
+  /** What Undo's state is now (after a refusal: why it is not offered again). */
+  state: UndoState;
 }

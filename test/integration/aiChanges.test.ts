@@ -145,7 +145,7 @@ describe('changes by AI, approved in the window', () => {
     expect(await api.call('undoChange', undoId)).toMatchObject({ ok: true });
     expect(await readFile(path.join(root, 'keep.md'), 'utf8')).toBe('the person edited it meanwhile\n');
     expect(await api.call('undoStates', [undoId])).toEqual({ [undoId]: 'undone' });
-    expect(await api.call('undoChange', undoId)).toMatchObject({ ok: false, message: expect.stringMatching(/undone already/) });
+    expect(await api.call('undoChange', undoId)).toMatchObject({ ok: false, state: 'undone', message: expect.stringMatching(/undone already/) });
   }, 120_000);
 
   it('Undo refuses when the file changed again since, and says so', async () => {
@@ -155,7 +155,7 @@ describe('changes by AI, approved in the window', () => {
     expect((await write).structuredContent).toMatchObject({ status: 'written', created: true });
     const undoId = (await api.call('queryHistory', { kind: 'change' })).entries[0]?.change?.undoId as string;
     await writeFile(path.join(root, 'undo-me.md'), 'v2 by the person\n');
-    expect(await api.call('undoChange', undoId)).toMatchObject({ ok: false, message: expect.stringMatching(/changed again since/) });
+    expect(await api.call('undoChange', undoId)).toMatchObject({ ok: false, state: 'changed-since', message: expect.stringMatching(/changed again since/) });
     expect(await readFile(path.join(root, 'undo-me.md'), 'utf8')).toBe('v2 by the person\n');
   }, 60_000);
 

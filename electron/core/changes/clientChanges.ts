@@ -256,25 +256,30 @@ export class ClientChanges {
   /** Puts back the version a change replaced (or removes the file it made), unless the file changed again since. */
   async undo(undoId: string): Promise<UndoResult> {
     const k = this.options.undo.get(undoId);
-    if (!k) return { ok: false, message: 'This change can no longer be undone: its previous version is no longer kept (see Settings, changes kept)' };
-    if (k.undoneAt !== undefined) return { ok: false, message: 'This change was undone already' };
+    if (!k)
+      return {
+        ok: false,
+        state: 'expired',
+        message: 'This change can no longer be undone: its previous version is no longer kept (see Settings, changes kept)',
+      };
+    if (k.undoneAt !== undefined) return { ok: false, state: 'undone', message: 'This change was undone already' };
     let target: ChangeTarget;
     try {
       target = changeTarget(this.options.library.list(), k.uri);
     } catch {
-      return { ok: false, message: 'Not undone: the file’s folder is no longer published (or the path is now hidden by its rules)' };
+      return { ok: false, state: 'available', message: 'Not undone: the file’s folder is no longer published (or the path is now hidden by its rules)' };
     }
     const limit = Math.max(this.options.limits().maxBytes, k.bytes);
     const now = readCurrent(target, k.uri, Number.MAX_SAFE_INTEGER);
     if (now === null || sha256(now.bytes) !== k.writtenHash)
-      return { ok: false, message: 'Not undone: the file changed again since this change (undoing it would lose those edits)' };
+      return { ok: false, state: 'changed-since', message: 'Not undone: the file changed again since this change (undoing it would lose those edits)' };
     try {
       writeChecked(target, k.uri, await this.options.undo.previous(k), { hash: k.writtenHash }, Math.max(limit, now.bytes.length));
     } catch (err) {
-      return { ok: false, message: `Not undone: ${(err as Error).message}` };
+      return { ok: false, state: 'available', message: `Not undone: ${(err as Error).message}` };
     }
     await this.options.undo.markUndone(undoId);
-    return { ok: true, message: k.created ? `Undone: ${k.path} was removed` : `Undone: ${k.path} is as it was before the change` };
+    return { ok: true, state: 'undone', message: k.created ? `Undone: ${k.path} was removed` : `Undone: ${k.path} is as it was before the change` };
   }
 
   private record(who: Requester, via: 'tool' | 'app', target: ChangeTarget, change: AccessChange): void {

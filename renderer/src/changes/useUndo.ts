@@ -51,7 +51,7 @@ export function useUndo(api: ShelfApi, entries: readonly AccessEntry[], notify: 
         .undoChange(undoId)
         .then((result) => {
           notify(result.message);
-          if (!result.ok && /changed again since/.test(result.message)) setStates((s) => ({ ...s, [undoId]: 'changed-since' }));
+          if (!result.ok) setStates((s) => ({ ...s, [undoId]: result.state }));
           setAsked((n) => n + 1);
         }, fail)
         .finally(() =>
