@@ -28,6 +28,7 @@ export default defineConfig({
           'extract-worker': resolve('electron/core/documents/extractWorker.ts'),
           'image-worker': resolve('electron/core/delivery/imageWorker.ts'),
           'grep-worker': resolve('electron/core/search/grepWorker.ts'),
+          'diff-worker': resolve('electron/core/changes/diffWorker.ts'),
         },
       },
     },

@@ -169,6 +169,27 @@ describe('changes by AI, approved in the window', () => {
     expect(await readFile(path.join(root, 'edited.md'), 'utf8')).toBe('the person wrote this instead\n');
   }, 60_000);
 
+  it('a large change is diffed off the main thread: its prompt has the diff line by line, and approving writes it', async () => {
+    // 100,000 lines (1.4 MB) with 30 lines changed: made in the diff worker (over 64 KiB), which the built server has.
+    const lines = Array.from({ length: 100_000 }, (_, i) => `row ${i} of the ledger`);
+    await writeFile(path.join(root, 'ledger.txt'), `${lines.join('\n')}\n`);
+    const changed = lines.map((l, i) => (i % 3_400 === 7 ? `${l}, corrected` : l));
+    const uri = uriOf(root, 'ledger.txt');
+    const write = call('write_resource', { uri, text: `${changed.join('\n')}\n` });
+    // 1.4 MB each way and a worker's first start: a busy machine takes its time (the deadline is for a failure).
+    const proposal = (await eventually(
+      async () => (await api.call('pendingChanges')).find((c: ChangeProposal) => c.path === 'ledger.txt'),
+      90_000,
+      'a proposal for ledger.txt',
+    )) as ChangeProposal;
+    expect(proposal).toMatchObject({ added: 30, removed: 30, hunks: 30 });
+    const page = await api.call('changeDiff', proposal.id, 0, 40, false);
+    expect(page?.hunks[0]?.lines.map((l: { op: string; text: string }) => `${l.op}${l.text}`)).toContain('+row 7 of the ledger, corrected');
+    await api.call('answerChange', proposal.id, { approve: true });
+    expect((await write).structuredContent).toMatchObject({ status: 'written', added: 30, removed: 30 });
+    expect(await readFile(path.join(root, 'ledger.txt'), 'utf8')).toBe(`${changed.join('\n')}\n`);
+  }, 180_000);
+
   it('every escape is refused without a prompt, and nothing is written outside the folder', async () => {
     const before = api.events('changes').length;
     const attempts: Array<[string, string]> = [

@@ -140,6 +140,7 @@ describe('packaging check (electron-builder --linux dir with a stand-in Electron
     expect(found.some((f) => /libvips.*\.so/.test(f))).toBe(true);
     expect(files).toContain('/out/main/image-worker.js');
     expect(files).toContain('/out/main/grep-worker.js');
+    expect(files).toContain('/out/main/diff-worker.js');
   });
 
   it("unpacks the PDF and OCR engines' WebAssembly and the English OCR data, and leaves out the builds OCR never loads", async () => {

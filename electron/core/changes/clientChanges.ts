@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AccessChange, ChangeDiffPage, ChangeKind, ChangeOutcome, ChangeRefusal, DiffHunk, UndoResult, UndoState } from '../../../shared/changeTypes.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry } from '../../../shared/shelfApi.js';
-import type { Requester } from '../access/askGate.js';
+import { partyOf, type Requester } from '../access/askGate.js';
 import type { HistoryStore } from '../access/historyStore.js';
 import type { CancelHook } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
@@ -13,7 +13,8 @@ import type { Library } from '../library/library.js';
 import { changeRefused, type ChangeTarget, changeTarget, type CurrentFile, readCurrent, sha256, writeChecked } from '../library/safeWrite.js';
 import { joinRel } from '../library/uriPath.js';
 import type { ChangeGate } from './changeGate.js';
-import { lineDiff, unifiedText } from './lineDiff.js';
+import { unifiedText } from './lineDiff.js';
+import type { LineDiffer } from './lineDiffer.js';
 import { applyEdits, type TextEdit } from './textEdits.js';
 import type { UndoStore } from './undoStore.js';
 
@@ -45,6 +46,8 @@ export interface ClientChangesOptions {
   /** The read ask, for a dry run in such a folder (its diff shows the file). */
   allowRead: (uri: string, who: Requester, via: 'tool' | 'app', cancel?: CancelHook) => Promise<void>;
   limits: () => ChangeLimits;
+  /** Diffs of proposals (large ones off the main thread). */
+  differ: LineDiffer;
 }
 
 export interface ChangeArgs {
@@ -117,7 +120,7 @@ export class ClientChanges {
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length > maxBytes) throw changeRefused(uri, 'too-large', `The new text is ${n(bytes.length)} bytes, over the ${n(maxBytes)} a change may be`);
     if (currentText === text) return result(`${uri} already holds this text: there is nothing to change.`, { status: 'unchanged', uri });
-    const diff = lineDiff(currentText ?? '', text);
+    const diff = await this.options.differ.diff(currentText ?? '', text, partyOf(who));
     const newFolders = missingFolders(target);
     if (args.dryRun) {
       // The diff shows the file: in a folder that asks before reads, only after a read the person allowed.
@@ -172,7 +175,7 @@ export class ClientChanges {
       const edited = decision.text !== undefined && decision.text !== text;
       const finalText = edited ? (decision.text as string) : text;
       const finalBytes = edited ? Buffer.from(finalText, 'utf8') : bytes;
-      const finalDiff = edited ? lineDiff(currentText ?? '', finalText) : diff;
+      const finalDiff = edited ? await this.options.differ.diff(currentText ?? '', finalText, partyOf(who)) : diff;
       if (finalBytes.length > maxBytes) {
         record('failed', { edited });
         throw changeRefused(uri, 'too-large', `The text as edited is over the ${n(maxBytes)} bytes a change may be; nothing was written`);
@@ -227,7 +230,7 @@ export class ClientChanges {
       if ((err as ShelfError).data && (err as ShelfError & { data: { reason?: string } }).data.reason === 'conflict' && reveal) {
         const now = readCurrent(target, uri, maxBytes);
         const nowText = now === null ? '' : textOf(uri, now);
-        const fresh = unifiedText(target.rel, now === null, lineDiff(nowText, text).hunks, Math.min(budget, 20_000));
+        const fresh = unifiedText(target.rel, now === null, (await this.options.differ.diff(nowText, text)).hunks, Math.min(budget, 20_000));
         throw changeRefused(
           uri,
           'conflict',

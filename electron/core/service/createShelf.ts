@@ -8,6 +8,7 @@ import { coalesce, type Coalesced } from '../background/coalesce.js';
 import { collectGarbage } from '../background/collectAfterBigJob.js';
 import { ChangeGate } from '../changes/changeGate.js';
 import { ClientChanges } from '../changes/clientChanges.js';
+import { LineDiffer } from '../changes/lineDiffer.js';
 import { UndoStore } from '../changes/undoStore.js';
 import { MEMORY_LIMITS, MemoryBudget } from '../clientMemory/memoryBudget.js';
 import { ImageForModel } from '../delivery/imageForModel.js';
@@ -70,6 +71,7 @@ export class Shelf {
   /** Changes a model proposes: the person's decisions, and the writes they approve. */
   readonly changeGate: ChangeGate;
   readonly changes: ClientChanges;
+  private readonly differ: LineDiffer;
   readonly folders: FolderRegistry;
   readonly endpoints: Endpoints;
   readonly startedAt = Date.now();
@@ -142,6 +144,7 @@ export class Shelf {
     if (this.search) this.search.progress = () => this.statusSoon();
     this.images = options.imageWorker ? new ImageForModel(options.imageWorker) : null;
     this.grep = options.grepWorker ? new Grep(this.library, options.grepWorker) : null;
+    this.differ = new LineDiffer(options.diffWorker ?? null);
     this.modelReader = new ModelReader({ library: this.library, lines: new LineIndexCache(), images: this.images });
     const reads = (this.reads = new ClientReads(this.library, {
       model: this.modelReader,
@@ -165,6 +168,7 @@ export class Shelf {
       asks: (root) => this.folders.asks(root),
       allowRead: (uri, who, via, cancel) => reads.allowRead(uri, who, via, cancel),
       limits: () => ({ maxBytes: this.settings.changes.maxBytes }),
+      differ: this.differ,
     });
     this.hub = new ConnectionHub(this.library, {
       held: new MemoryBudget(
@@ -315,6 +319,7 @@ export class Shelf {
     await this.documents?.close();
     await this.images?.close();
     await this.grep?.close();
+    await this.differ.close();
     this.reads.close();
     await this.history.close();
     await this.undo.settled();

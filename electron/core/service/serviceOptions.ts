@@ -38,6 +38,8 @@ export interface ServiceOptions {
   imageWorker?: URL | string;
   /** The built grep worker (grep-worker.js): without it, there is no grep_resources. */
   grepWorker?: URL | string;
+  /** The built diff worker (diff-worker.js): without it, the diffs of proposed changes are made on the main thread. */
+  diffWorker?: URL | string;
   /**
    * The built in-chat app (shelf-app.html beside the host's bundle). Without
    * it, the app's tool and resource are not offered.
@@ -46,11 +48,12 @@ export interface ServiceOptions {
 }
 
 /** The workers and the in-chat app's view a host's build puts beside its bundle (dist/electron for the CLI, out/main for Electron). */
-export function builtWorkers(dir: string): Pick<ServiceOptions, 'extractWorker' | 'imageWorker' | 'grepWorker' | 'appView'> {
+export function builtWorkers(dir: string): Pick<ServiceOptions, 'extractWorker' | 'imageWorker' | 'grepWorker' | 'diffWorker' | 'appView'> {
   return {
     extractWorker: path.join(dir, 'extract-worker.js'),
     imageWorker: path.join(dir, 'image-worker.js'),
     grepWorker: path.join(dir, 'grep-worker.js'),
+    diffWorker: path.join(dir, 'diff-worker.js'),
     appView: path.join(dir, 'shelf-app.html'),
   };
 }
