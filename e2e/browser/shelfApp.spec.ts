@@ -176,6 +176,7 @@ test('the app in a host: tools, filter, search, preview, pages, image, add to ch
       'shelf_app_find',
       'shelf_app_search',
       'shelf_app_read',
+      'shelf_app_changes',
     ]);
 
     const app = await openApp(page, client, host, {});
