@@ -350,6 +350,38 @@ test('an ask-before-read folder asks in the MCP Shelf window before the app show
   }
 });
 
+test('a change the host’s client proposes shows in the app as waiting for approval in MCP Shelf, with nothing to decide it there; it goes once answered in the window', async ({
+  page,
+  context,
+  startShelf,
+}) => {
+  const shelf = await startShelf(['--allow-changes', root]);
+  await page.goto(shelf.url); // the window, where changes are decided
+  const client = await hostClient(shelf.socketPath);
+  const api = await connectWebApiAt(shelf.url);
+  const chat = await context.newPage();
+  try {
+    const app = await openApp(chat, client, host, {});
+    await expect(app.getByRole('tree', { name: 'Published folders' })).toBeVisible();
+    await expect(app.getByTestId('app-changes')).toHaveCount(0);
+    const uri = uriOf(root, 'notes/plan.md');
+    const proposed = client.callTool({ name: 'edit_resource', arguments: { uri, edits: [{ oldText: 'inside the chat', newText: 'inside the chat, today' }] } });
+    const strip = app.getByTestId('app-changes');
+    await expect(strip).toContainText('Waiting for your approval in MCP Shelf:');
+    await expect(strip).toContainText(/notes\/plan\.md \(\+1 −1\)/);
+    await expect(strip).toContainText('Decide in the MCP Shelf window');
+    await expect(strip.locator('button, a, input')).toHaveCount(0);
+    await shootApp(chat, '42-app-change-waiting');
+    const [waiting] = await api.call('pendingChanges');
+    await api.call('answerChange', (waiting as { id: number }).id, { approve: false });
+    await proposed;
+    await expect(strip).toHaveCount(0);
+  } finally {
+    await api.close();
+    await client.close();
+  }
+});
+
 test('inline in a conversation, the app takes a height of its own within the host maximum and tells the host', async ({ page, startShelf }) => {
   const shelf = await startShelf([root]);
   const client = await hostClient(shelf.socketPath);
