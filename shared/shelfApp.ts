@@ -1,3 +1,4 @@
+import type { ChangeKind } from './changeTypes.js';
 import type { ClientKind } from './shelfApi.js';
 
 /**
@@ -43,6 +44,8 @@ export const APP_TOOLS = {
   search: 'shelf_app_search',
   /** A file as the read_resource tool gives it, filed in the history as read by the app. */
   read: 'shelf_app_read',
+  /** The calling client's changes waiting for the person's approval (decided only in MCP Shelf's window). */
+  changes: 'shelf_app_changes',
 } as const;
 
 export interface AppFolder {
@@ -125,4 +128,24 @@ export interface BrowseResult {
   hits: AppSearchHit[];
   /** The search index was still being built: `hits` may be incomplete. */
   indexing?: boolean;
+}
+
+/** A change the calling client proposed, waiting for the person's decision in the MCP Shelf window. */
+export interface AppChange {
+  uri: string;
+  /** The folder's path on disk, and the file's path inside it. */
+  folder: string;
+  path: string;
+  kind: ChangeKind;
+  /** Lines added and removed. */
+  added: number;
+  removed: number;
+  /** When it was proposed, and when it is declined without an answer (ms since the epoch). */
+  time: number;
+  deadline: number;
+}
+
+/** shelf_app_changes: only the calling connection's proposals, oldest first; it answers none of them. */
+export interface AppChangesResult {
+  changes: AppChange[];
 }

@@ -176,6 +176,7 @@ test('the app in a host: tools, filter, search, preview, pages, image, add to ch
       'shelf_app_find',
       'shelf_app_search',
       'shelf_app_read',
+      'shelf_app_changes',
     ]);
 
     const app = await openApp(page, client, host, {});
@@ -345,6 +346,38 @@ test('an ask-before-read folder asks in the MCP Shelf window before the app show
     await page.getByRole('tab', { name: /History/ }).click();
     await expect(page.getByRole('row').filter({ hasText: 'plan.md' }).first()).toContainText('in-chat app');
   } finally {
+    await client.close();
+  }
+});
+
+test('a change the host’s client proposes shows in the app as waiting for approval in MCP Shelf, with nothing to decide it there; it goes once answered in the window', async ({
+  page,
+  context,
+  startShelf,
+}) => {
+  const shelf = await startShelf(['--allow-changes', root]);
+  await page.goto(shelf.url); // the window, where changes are decided
+  const client = await hostClient(shelf.socketPath);
+  const api = await connectWebApiAt(shelf.url);
+  const chat = await context.newPage();
+  try {
+    const app = await openApp(chat, client, host, {});
+    await expect(app.getByRole('tree', { name: 'Published folders' })).toBeVisible();
+    await expect(app.getByTestId('app-changes')).toHaveCount(0);
+    const uri = uriOf(root, 'notes/plan.md');
+    const proposed = client.callTool({ name: 'edit_resource', arguments: { uri, edits: [{ oldText: 'inside the chat', newText: 'inside the chat, today' }] } });
+    const strip = app.getByTestId('app-changes');
+    await expect(strip).toContainText('Waiting for your approval in MCP Shelf:');
+    await expect(strip).toContainText(/notes\/plan\.md \(\+1 −1\)/);
+    await expect(strip).toContainText('Decide in the MCP Shelf window');
+    await expect(strip.locator('button, a, input')).toHaveCount(0);
+    await shootApp(chat, '42-app-change-waiting');
+    const [waiting] = await api.call('pendingChanges');
+    await api.call('answerChange', (waiting as { id: number }).id, { approve: false });
+    await proposed;
+    await expect(strip).toHaveCount(0);
+  } finally {
+    await api.close();
     await client.close();
   }
 });

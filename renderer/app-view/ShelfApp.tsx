@@ -8,6 +8,7 @@ import { FileList, type ListRow } from './FileList';
 import { type AddActions, type AddMode, FilePreview } from './FilePreview';
 import { type HostLink, useHostState } from './hostLink';
 import { type ShelfFile, useTree } from './useTree';
+import { useWaitingChanges, WaitingChanges } from './WaitingChanges';
 
 type Mode = 'names' | 'text';
 
@@ -29,6 +30,7 @@ export function ShelfApp({ link }: { link: HostLink }) {
   const [status, setStatus] = useState<{ text: string; error?: boolean } | null>(null);
   const fail = useCallback((err: unknown) => setStatus({ text: err instanceof Error ? err.message : String(err), error: true }), []);
   const tree = useTree(calls, fail);
+  const waiting = useWaitingChanges(calls);
   const [scope, setScope] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<Mode>('names');
@@ -288,6 +290,7 @@ export function ShelfApp({ link }: { link: HostLink }) {
           </button>
         )}
       </header>
+      <WaitingChanges changes={waiting} folderName={folderName} />
       <div className="app-body">
         {showList && (
           <section className="app-side" aria-label="Published files">

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { App } from '@modelcontextprotocol/ext-apps';
 
-import { APP_TOOLS, type AppFindResult, type AppListResult, type AppSearchResult } from '../../shared/shelfApp';
+import { APP_TOOLS, type AppChangesResult, type AppFindResult, type AppListResult, type AppSearchResult } from '../../shared/shelfApp';
 
 /** A tool's `isError` result, as an error carrying the shelf's code (1005: the person did not allow the read). */
 export class ToolFailure extends Error {
@@ -44,6 +44,11 @@ export class ShelfCalls {
 
   search(query: string, folder?: string, cursor?: string): Promise<AppSearchResult> {
     return this.structured(APP_TOOLS.search, { query, ...(folder ? { folder } : {}), ...(cursor ? { cursor } : {}) });
+  }
+
+  /** This client's changes waiting for the person's decision in the MCP Shelf window. */
+  changes(): Promise<AppChangesResult> {
+    return this.structured(APP_TOOLS.changes, {});
   }
 
   /** A file as the read_resource tool gives it (an `isError` result included: the preview shows it); `pages` picks a document's parts. */

@@ -153,6 +153,7 @@ describe('safety: only published files, whatever the client sends', () => {
       'list_resources',
       'read_resource',
       'search_resources',
+      'shelf_app_changes',
       'shelf_app_find',
       'shelf_app_list',
       'shelf_app_read',

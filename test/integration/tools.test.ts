@@ -37,7 +37,7 @@ describe('read-only tools that mirror the resources', () => {
     await rm(other, { recursive: true, force: true });
   });
 
-  it('lists the four tools, browse_shelf and the four of the in-chat app, each with a description and an input schema', async () => {
+  it('lists the four tools, browse_shelf and the five of the in-chat app, each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'list_resources',
@@ -49,6 +49,7 @@ describe('read-only tools that mirror the resources', () => {
       'shelf_app_find',
       'shelf_app_search',
       'shelf_app_read',
+      'shelf_app_changes',
     ]);
     for (const t of tools) {
       expect(t.description).toBeTruthy();

@@ -2,7 +2,17 @@ import { lstatSync } from 'node:fs';
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
-import type { AccessChange, ChangeDiffPage, ChangeKind, ChangeOutcome, ChangeRefusal, DiffHunk, UndoResult, UndoState } from '../../../shared/changeTypes.js';
+import type {
+  AccessChange,
+  ChangeDiffPage,
+  ChangeKind,
+  ChangeOutcome,
+  ChangeProposal,
+  ChangeRefusal,
+  DiffHunk,
+  UndoResult,
+  UndoState,
+} from '../../../shared/changeTypes.js';
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry } from '../../../shared/shelfApi.js';
 import { partyOf, type Requester } from '../access/askGate.js';
@@ -239,6 +249,20 @@ export class ClientChanges {
       }
       throw err;
     }
+  }
+
+  /**
+   * The proposals one connection made that wait for the person, for the
+   * in-chat app: never another connection's (a client must not learn what
+   * others propose), and none while no folder allows changes (a change
+   * still waiting then can no longer be written).
+   */
+  waitingFrom(connectionId: number): ChangeProposal[] {
+    if (!this.anyAllowed()) return [];
+    return this.options.gate
+      .pending()
+      .filter((p) => p.connectionId === connectionId)
+      .sort((a, b) => a.id - b.id);
   }
 
   /** A page of a waiting proposal's diff for the window (and its whole text, to edit before approving); null once it stopped waiting. */

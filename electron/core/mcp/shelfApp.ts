@@ -6,17 +6,26 @@ import * as z from 'zod';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { AccessEntry, SearchHit } from '../../../shared/shelfApi.js';
-import { APP_TOOLS, APP_URI, type AppSearchHit, type AppSearchResult, BROWSE_TOOL, type BrowseResult } from '../../../shared/shelfApp.js';
+import {
+  APP_TOOLS,
+  APP_URI,
+  type AppChangesResult,
+  type AppSearchHit,
+  type AppSearchResult,
+  BROWSE_TOOL,
+  type BrowseResult,
+} from '../../../shared/shelfApp.js';
 import type { Requester } from '../access/clientReads.js';
 import type { CancelHook } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
+import { MAX_PROPOSALS } from '../changes/changeGate.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { appFile, appFolders, findFiles, folderOf, listDirectory } from './appBrowse.js';
 import { callShelfTool, parse, SHELF_TOOLS, type ToolContext, toolError } from './shelfTools.js';
 
 /**
  * The in-chat app (MCP Apps, SEP-1865): `browse_shelf` links the `ui://`
- * view, and four tools only the view calls reach the shelf through the
+ * view, and five tools only the view calls reach the shelf through the
  * host — the same library, the same rules, ask-before-read and history (a
  * read by the view is filed as `app`). Where no app is shown, browse_shelf
  * answers in text.
@@ -80,6 +89,7 @@ const ListArgs = z
   .strict();
 const FindArgs = z.object({ filter: z.string().min(1).max(500), folder: folderArg.optional() }).strict();
 const SearchArgs = z.object({ query: z.string().min(1).max(1000), folder: folderArg.optional(), cursor: z.string().max(100).optional() }).strict();
+const ChangesArgs = z.object({}).strict();
 
 function schema(s: z.ZodType): Tool['inputSchema'] {
   const json = z.toJSONSchema(s) as Record<string, unknown>;
@@ -138,6 +148,14 @@ export const APP_ONLY_TOOLS: Tool[] = [
     annotations: READ_ONLY,
     _meta: appOnly,
   },
+  {
+    name: APP_TOOLS.changes,
+    title: 'Changes waiting for approval (app)',
+    description: `${FOR_APP} The changes this client proposed that wait for the person's decision in the MCP Shelf window; it decides none of them.`,
+    inputSchema: schema(ChangesArgs),
+    annotations: READ_ONLY,
+    _meta: appOnly,
+  },
 ];
 
 /**
@@ -145,7 +163,7 @@ export const APP_ONLY_TOOLS: Tool[] = [
  * view's own tools from the model (their visibility says "app"). Listing
  * them only to clients that declare the extension would break the app in
  * hosts that show apps without declaring it (VS Code, late 2026); a client
- * that shows no app lists four tools more, whose descriptions send a model
+ * that shows no app lists five tools more, whose descriptions send a model
  * to the others.
  */
 export const APP_TOOL_LIST: Tool[] = [BROWSE_SHELF_TOOL, ...APP_ONLY_TOOLS];
@@ -183,12 +201,38 @@ export async function callAppTool(tools: ToolContext, who: Requester, name: stri
       }
       case APP_TOOLS.read:
         return await callShelfTool(tools, who, 'read_resource', args, 'app', cancel);
+      case APP_TOOLS.changes: {
+        parse(ChangesArgs, args, name);
+        return waitingChanges(tools, who);
+      }
       default:
         throw ShelfError.invalidParams(`Unknown tool: ${name.slice(0, 100)}`);
     }
   } catch (err) {
     return toolError(err);
   }
+}
+
+/**
+ * shelf_app_changes: what the calling connection proposed and waits for the
+ * person, so the view can say where to decide. Only facts the client sent
+ * itself (no diff, no other client's proposal); bounded as the waiting list is.
+ */
+function waitingChanges(tools: ToolContext, who: Requester): CallToolResult {
+  const waiting = (tools.changes?.waitingFrom(who.connectionId) ?? []).slice(0, MAX_PROPOSALS);
+  const result: AppChangesResult = {
+    changes: waiting.map((p) => ({
+      uri: p.uri,
+      folder: p.folder,
+      path: p.path,
+      kind: p.kind,
+      added: p.added,
+      removed: p.removed,
+      time: p.time,
+      deadline: p.deadline,
+    })),
+  };
+  return structured(result, `${result.changes.length} change(s) waiting for the person's approval in the MCP Shelf window`);
 }
 
 function structured(value: object, text: string): CallToolResult {
