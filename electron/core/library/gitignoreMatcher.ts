@@ -27,7 +27,7 @@ export const MAX_PATTERN_CHARS = 1024;
 /** Directory answers a matcher keeps before it starts afresh (a walk asks about one directory's entries together). */
 const CACHED_DIRS = 20_000;
 /** Lines joined into one automaton: a bounded program per regex, few regexes per path. */
-const LINES_PER_REGEX = 256;
+const LINES_PER_REGEX = 128;
 
 const BOM = '\uFEFF';
 const FLAGS = RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL;
