@@ -1,11 +1,15 @@
 import path from 'node:path';
 
-import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 
 import { readRegularText } from '../base/regularFile.js';
+import { GitignoreMatcher } from './gitignoreMatcher.js';
 
-/** A .gitignore larger than this is not read (real ones are a few KB). */
+/**
+ * A .gitignore larger than this is not read (real ones are a few KB). Its
+ * lines are matched in linear time (GitignoreMatcher), and past
+ * MAX_GITIGNORE_LINES or MAX_PATTERN_CHARS skipped.
+ */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 /**
@@ -93,34 +97,6 @@ export interface RuleOptions {
   extraIgnore: readonly string[];
 }
 
-/** Paths a matcher answers from its cache before the cache starts afresh. */
-const CACHED_PATHS = 20_000;
-
-/**
- * A gitignore matcher (the `ignore` package) with a bounded cache. The
- * package keeps the answer for every path it was ever asked about, and its
- * parents': shared by all folders, that grew without end — a million files
- * left a million entries behind, and lookups in the huge dictionary were a
- * sixth of a full index's time. Parents' answers are what make the cache
- * worth having, and a walk asks about one directory's files together.
- */
-class Matcher {
-  private ig: Ignore;
-  private asked = 0;
-
-  constructor(private readonly patterns: string | readonly string[]) {
-    this.ig = ignore().add(patterns);
-  }
-
-  ignores(probe: string): boolean {
-    if (++this.asked > CACHED_PATHS) {
-      this.ig = ignore().add(this.patterns);
-      this.asked = 0;
-    }
-    return this.ig.ignores(probe);
-  }
-}
-
 /**
  * Whether a name could be a secret or a dotfile, tested on the name alone:
  * each pattern's last part (`.config/gcloud` → `gcloud`), plus `.*`. For a
@@ -129,15 +105,15 @@ class Matcher {
  */
 const mayBeSecretOrDotfile = picomatch([...new Set([...SECRET_PATTERNS.map((p) => p.split('/').pop() as string), '.*'])], { dot: true });
 
-const secrets = new Matcher(SECRET_PATTERNS);
+const secrets = new GitignoreMatcher(SECRET_PATTERNS);
 // One matcher for the common case (hidden files not shown): each matcher walks
 // a path's parents, so two walks per file became one.
-const secretsAndDotfiles = new Matcher([...SECRET_PATTERNS, '.*']);
+const secretsAndDotfiles = new GitignoreMatcher([...SECRET_PATTERNS, '.*']);
 
 export class FolderRules {
   /** Loaded .gitignore files by the folder-relative directory that holds them ('' = root). */
-  private readonly gitignores = new Map<string, Matcher>();
-  private readonly extra: Matcher | null;
+  private readonly gitignores = new Map<string, GitignoreMatcher>();
+  private readonly extra: GitignoreMatcher | null;
   /** The root itself is a credentials folder (a folder published before this check, or one that came back as a link to one): everything in it is a secret. */
   private readonly rootIsSecret: boolean;
 
@@ -145,7 +121,7 @@ export class FolderRules {
     readonly root: string,
     readonly options: RuleOptions,
   ) {
-    this.extra = options.extraIgnore.length > 0 ? new Matcher([...options.extraIgnore]) : null;
+    this.extra = options.extraIgnore.length > 0 ? new GitignoreMatcher([...options.extraIgnore]) : null;
     this.rootIsSecret = credentialsRootProblem(root) !== null;
   }
 
@@ -162,7 +138,7 @@ export class FolderRules {
     try {
       // A .gitignore that is a FIFO, a device or a link (which could lead anywhere) is not read.
       const text = await readRegularText(path.join(this.root, dirRel, '.gitignore'), { noFollow: true, maxBytes: MAX_GITIGNORE_BYTES });
-      this.gitignores.set(dirRel, new Matcher(text));
+      this.gitignores.set(dirRel, new GitignoreMatcher(text));
     } catch {
       this.gitignores.delete(dirRel);
     }
