@@ -179,7 +179,7 @@ describe('OCR in the worker', () => {
     } finally {
       await both.close();
     }
-  }, 300_000);
+  }, 600_000);
 
   it('an OCR that takes too long is stopped by its time limit, and a text PDF is not held up behind it', async () => {
     const slow = new DocumentText({ workerFile: EXTRACT_WORKER, ocr: ENG, ocrTimeoutMs: 100 });

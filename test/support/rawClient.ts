@@ -90,10 +90,11 @@ export class RawClient {
     }
   }
 
-  async request(method: string, params?: unknown): Promise<Message> {
+  /** `timeoutMs` only says when to call it a failure (see waitFor). */
+  async request(method: string, params?: unknown, timeoutMs = 5000): Promise<Message> {
     const id = this.nextId++;
     this.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
-    return this.waitFor((m) => m.id === id && ('result' in m || 'error' in m));
+    return this.waitFor((m) => m.id === id && ('result' in m || 'error' in m), timeoutMs);
   }
 
   waitClosed(timeoutMs = 5000): Promise<void> {
