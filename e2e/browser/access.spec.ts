@@ -240,6 +240,6 @@ test('the empty history says what it will hold', async ({ page, shelf }) => {
   await page.goto(shelf.url);
   await publish(page, openDir);
   await page.getByRole('tab', { name: 'History' }).click();
-  await expect(page.getByTestId('history-empty')).toContainText('No client has read or searched a file yet.');
+  await expect(page.getByTestId('history-empty')).toContainText('No client has read, searched or changed a file yet.');
   await shoot(page, '10-history-empty');
 });
