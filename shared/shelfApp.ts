@@ -1,4 +1,4 @@
-import type { ChangeKind } from './changeTypes.js';
+import type { ChangeProposal } from './changeTypes.js';
 import type { ClientKind } from './shelfApi.js';
 
 /**
@@ -130,20 +130,12 @@ export interface BrowseResult {
   indexing?: boolean;
 }
 
-/** A change the calling client proposed, waiting for the person's decision in the MCP Shelf window. */
-export interface AppChange {
-  uri: string;
-  /** The folder's path on disk, and the file's path inside it. */
-  folder: string;
-  path: string;
-  kind: ChangeKind;
-  /** Lines added and removed. */
-  added: number;
-  removed: number;
-  /** When it was proposed, and when it is declined without an answer (ms since the epoch). */
-  time: number;
-  deadline: number;
-}
+/**
+ * A change the calling client proposed, waiting for the person's decision in
+ * the MCP Shelf window: the proposal's file, kind, lines ± and times, none
+ * of who asked (the app is that client) or of the diff.
+ */
+export type AppChange = Pick<ChangeProposal, 'uri' | 'folder' | 'path' | 'kind' | 'added' | 'removed' | 'time' | 'deadline'>;
 
 /** shelf_app_changes: only the calling connection's proposals, oldest first; it answers none of them. */
 export interface AppChangesResult {

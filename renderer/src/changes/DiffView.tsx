@@ -71,17 +71,8 @@ export function DiffView({ hunks, layout, language }: { hunks: DiffHunk[]; layou
               <Fold lines={foldedBefore(h, hunks[i - 1])} columns={4} />
               {splitRows(h).map(({ left, right }, k) => (
                 <tr key={k} className="diff-row">
-                  <td className={`diff-num ${left ? OP_CLASS[left.op] : 'diff-blank'}`}>{left?.old}</td>
-                  <td className={`diff-text ${left ? OP_CLASS[left.op] : 'diff-blank'}`} aria-label={left && left.op !== ' ' ? OP_LABEL[left.op] : undefined}>
-                    {left && <Text line={left} marked={marked} />}
-                  </td>
-                  <td className={`diff-num diff-num-right ${right ? OP_CLASS[right.op] : 'diff-blank'}`}>{right?.new}</td>
-                  <td
-                    className={`diff-text ${right ? OP_CLASS[right.op] : 'diff-blank'}`}
-                    aria-label={right && right.op !== ' ' ? OP_LABEL[right.op] : undefined}
-                  >
-                    {right && <Text line={right} marked={marked} />}
-                  </td>
+                  <SideCells line={left} number={left?.old} marked={marked} />
+                  <SideCells line={right} number={right?.new} marked={marked} right />
                 </tr>
               ))}
             </Fragment>
@@ -118,5 +109,18 @@ export function DiffView({ hunks, layout, language }: { hunks: DiffHunk[]; layou
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** One side of a side-by-side row: its line number and text, or blank where the other side has a line. */
+function SideCells({ line, number, marked, right = false }: { line: DiffLine | null; number: number | undefined; marked: Marked; right?: boolean }) {
+  const tone = line ? OP_CLASS[line.op] : 'diff-blank';
+  return (
+    <>
+      <td className={`diff-num${right ? ' diff-num-right' : ''} ${tone}`}>{number}</td>
+      <td className={`diff-text ${tone}`} aria-label={line && line.op !== ' ' ? OP_LABEL[line.op] : undefined}>
+        {line && <Text line={line} marked={marked} />}
+      </td>
+    </>
   );
 }
