@@ -1,12 +1,12 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
 import { docx, pdfWithText } from '../../test/support/documents.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
+import { seriousViolations } from './axeCheck.js';
 import { expect, publishByPath, test } from './shelfFixture.js';
 
 // Each test runs axe over many views in two themes (50 s here under load): a deadline for a failure, not a speed target.
@@ -29,24 +29,8 @@ test.afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function violations(page: Page, view: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const result = await new AxeBuilder({ page }).analyze();
-    for (const v of result.violations) {
-      if (v.impact === 'critical' || v.impact === 'serious') {
-        found.push(
-          `${view} (${scheme}): ${v.id} — ${v.help}: ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 4)
-            .join(', ')}`,
-        );
-      }
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
+function violations(page: Page, view: string): Promise<string[]> {
+  return seriousViolations(page, view);
 }
 
 test('every view has no critical or serious accessibility violation, in light and dark', async ({ page, shelf }) => {

@@ -1,34 +1,12 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-
 import { docx } from '../../test/support/documents.js';
 import { makeTree } from '../../test/support/fixtures.js';
+import { seriousViolations } from './axeCheck.js';
 import { expect, shoot, test } from './shelfFixture.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
-
-/** axe-core's critical and serious findings, light and dark. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const v of (await new AxeBuilder({ page }).analyze()).violations) {
-      if (v.impact === 'critical' || v.impact === 'serious')
-        found.push(
-          `${scheme}: ${v.id} — ${v.help}: ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 4)
-            .join(', ')}`,
-        );
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
 
 /**
  * The Compatibility Doctor in the Connect panel, against a fake home: a
@@ -55,7 +33,7 @@ test('the Connect panel’s Doctor shows each client red or green per step, and 
     await expect(cursor).toContainText('does not exist');
     const geminiCard = page.getByTestId('doctor-gemini-cli');
     await expect(geminiCard).toContainText('no-such-mcp-shelf-command is not on PATH');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, 'doctor, red')).toEqual([]);
     await shoot(page, '20-doctor-red');
 
     await cursor.getByRole('button', { name: 'Rewrite the entry' }).click();
@@ -74,7 +52,7 @@ test('the Connect panel’s Doctor shows each client red or green per step, and 
     expect(written.mcpServers['mcp-shelf']?.args).toContain(shelf.socketPath);
     // The Doctor and the fix of another client left Gemini's file as it was.
     expect(await readFile(gemini, 'utf8')).toBe(broken);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, 'doctor, green')).toEqual([]);
     await shoot(page, '21-doctor-fixed');
   } finally {
     await rm(home, { recursive: true, force: true });

@@ -1,9 +1,8 @@
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
-import { expect, publishByPath, SHOTS, test } from './shelfFixture.js';
+import { expect, publishByPath, snap, test } from './shelfFixture.js';
 
 /** The layout from 800×600 up: nothing overflows sideways; the sidebar resizes, collapses (button, Ctrl+B) and keeps its width. */
 
@@ -39,7 +38,7 @@ test('at 800×600 no view overflows sideways; the sidebar collapses and comes ba
   }
   await page.getByRole('tab', { name: /Traffic/ }).click();
   await expect(page.getByTestId('traffic-row').filter({ hasText: 'resources/read' }).getByText('ok')).toBeVisible();
-  await page.screenshot({ path: path.join(SHOTS, '15-narrow-800x600-light.png') });
+  await snap(page, '15-narrow-800x600-light.png');
 
   const sidebar = page.getByRole('complementary', { name: 'Folders and files' });
   await expect(sidebar).toBeVisible();

@@ -1,7 +1,5 @@
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 
-import AxeBuilder from '@axe-core/playwright';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
@@ -20,7 +18,8 @@ import { CLI } from '../../test/support/shelfProcess.js';
 import { connectWebApiAt } from '../../test/support/webApi.js';
 import { type AppHost, startAppHost } from './appHost/appHostServer.js';
 import type { HostSetup, Received } from './appHost/host.js';
-import { expect, shoot, SHOTS, test } from './shelfFixture.js';
+import { seriousViolations } from './axeCheck.js';
+import { expect, shoot, snap, TAKE_SHOTS, test } from './shelfFixture.js';
 
 /**
  * The in-chat app hosted the way a web host does it: the official AppBridge
@@ -106,6 +105,7 @@ async function received(page: Page, n: number): Promise<Received[]> {
 
 /** The app at both sizes, light and dark, the theme set by the host (as a host does). */
 async function shootApp(page: Page, name: string): Promise<void> {
+  if (!TAKE_SHOTS) return;
   for (const size of [
     { width: 1440, height: 900 },
     { width: 800, height: 600 },
@@ -114,7 +114,7 @@ async function shootApp(page: Page, name: string): Promise<void> {
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate(({ theme, size }) => window.setHostContext({ theme, containerDimensions: size }), { theme, size });
       await page.waitForTimeout(300);
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}-${theme}.png`) });
+      await snap(page, `${name}-${size.width}x${size.height}-${theme}.png`);
     }
   }
   await page.evaluate(() => window.setHostContext({ theme: 'light' }));
@@ -400,10 +400,10 @@ test('inline in a conversation, the app takes a height of its own within the hos
     await page.evaluate(() => window.setHostContext({ containerDimensions: { width: 760, maxHeight: 420 } }));
     await expect.poll(() => page.locator('#app-frame').evaluate((f) => Math.round(f.getBoundingClientRect().height))).toBeLessThanOrEqual(420 + 2);
     await page.evaluate(() => window.setHostContext({ containerDimensions: { width: 760, maxHeight: 700 } }));
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of TAKE_SHOTS ? (['light', 'dark'] as const) : []) {
       await page.evaluate((t) => window.setHostContext({ theme: t }), theme);
       await page.waitForTimeout(300);
-      await page.screenshot({ path: path.join(SHOTS, `25-app-inline-1440x900-${theme}.png`) });
+      await snap(page, `25-app-inline-1440x900-${theme}.png`);
     }
   } finally {
     await client.close();
@@ -423,24 +423,12 @@ test("the window's Connect panel says which clients show the app", async ({ page
 });
 
 /** axe-core inside the app's frame, with the host's theme light and dark: no critical or serious violation. */
-async function appViolations(page: Page, view: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const theme of ['light', 'dark'] as const) {
+function appViolations(page: Page, view: string): Promise<string[]> {
+  // The app takes its scheme from the host's context, as a host sets it.
+  return seriousViolations(page, view, async (theme) => {
     await page.evaluate((t) => window.setHostContext({ theme: t }), theme);
     await page.waitForTimeout(200);
-    const result = await new AxeBuilder({ page }).analyze();
-    for (const v of result.violations) {
-      if (v.impact === 'critical' || v.impact === 'serious')
-        found.push(
-          `${view} (${theme}): ${v.id} — ${v.help}: ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 4)
-            .join(', ')}`,
-        );
-    }
-  }
-  await page.evaluate(() => window.setHostContext({ theme: 'light' }));
-  return found;
+  });
 }
 
 test('the app is keyboard usable and has no critical or serious accessibility violation, light and dark; narrow, list and preview take turns', async ({
@@ -491,14 +479,14 @@ test('the app is keyboard usable and has no critical or serious accessibility vi
     await page.evaluate(() => window.setHostContext({ containerDimensions: { width: 560, height: 700 } }));
     await expect(app.getByTestId('app-list')).toHaveCount(0);
     await expect(app.getByTestId('code-view')).toBeVisible();
-    await page.screenshot({ path: path.join(SHOTS, '27-app-narrow-560x700-light.png') });
+    await snap(page, '27-app-narrow-560x700-light.png');
     problems.push(...(await appViolations(page, 'narrow preview')));
     await app.getByRole('button', { name: 'Back to the files' }).click();
     await list.getByRole('treeitem', { name: /main\.ts/ }).click();
     await expect(app.getByTestId('code-view')).toBeVisible();
     await app.getByRole('button', { name: 'Back to the files' }).click();
     await expect(list.getByRole('treeitem', { name: /main\.ts/ })).toBeVisible();
-    await page.screenshot({ path: path.join(SHOTS, '27-app-narrow-list-560x700-light.png') });
+    await snap(page, '27-app-narrow-list-560x700-light.png');
     expect(problems).toEqual([]);
   } finally {
     await client.close();

@@ -80,6 +80,13 @@ export const test = base.extend<{ shelf: RunningShelf; startShelf: (args?: strin
 export { expect };
 
 export const SHOTS = path.resolve('test-results', 'screenshots');
+/** Whether this run takes screenshots: always, except under CI unless SHOTS=1 (see shoot). */
+export const TAKE_SHOTS = !process.env.CI || process.env.SHOTS === '1';
+
+/** One screenshot named `file` under SHOTS, where this run takes them (TAKE_SHOTS). */
+export async function snap(page: Page, file: string): Promise<void> {
+  if (TAKE_SHOTS) await page.screenshot({ path: path.join(SHOTS, file) });
+}
 
 /** Types a folder's path into the path field and presses Publish (what a browser user does: there is no folder picker). */
 export async function publishByPath(page: Page, folder: string): Promise<void> {
@@ -93,12 +100,6 @@ const SHOT_SIZES = [
   { width: 800, height: 600 },
 ];
 
-/**
- * Screenshots of the page at each of SHOT_SIZES, light and dark
- * (`NAME-1440x900-light.png`, …); the test goes on at its own size.
- * `frozenClock`: the test holds the page's clock, so no frames are awaited
- * (they would never come); Playwright's screenshot still waits for layout.
- */
 /** Turns on ask-before-read for a published folder through its Options, as a person would. */
 export async function askBeforeRead(page: Page, folder: string): Promise<void> {
   await page.getByRole('button', { name: `Options of ${path.basename(folder)}` }).click();
@@ -107,7 +108,17 @@ export async function askBeforeRead(page: Page, folder: string): Promise<void> {
   await expect(page.getByTestId('badge-ask')).toHaveCount(1);
 }
 
+/**
+ * Screenshots of the page at each of SHOT_SIZES, light and dark
+ * (`NAME-1440x900-light.png`, …); the test goes on at its own size.
+ * `frozenClock`: the test holds the page's clock, so no frames are awaited
+ * (they would never come); Playwright's screenshot still waits for layout.
+ * Under CI (no one looks at them there) they are taken only with SHOTS=1:
+ * 51 states × 4 pictures, each a resize, a relayout and a PNG, are minutes
+ * of CPU on a busy machine.
+ */
 export async function shoot(page: Page, name: string, { frozenClock = false } = {}): Promise<void> {
+  if (!TAKE_SHOTS) return;
   const before = page.viewportSize();
   for (const size of SHOT_SIZES) {
     await page.setViewportSize(size);
