@@ -23,7 +23,9 @@ export default defineConfig({
   outputDir: 'test-results',
   // Deadlines for a failure, not speed targets (those live in npm run bench):
   // generous, so a laptop busy with other work (or CI's CPU burner) is not a failure.
-  timeout: 90_000,
+  // Two files at a time on a machine already loaded: a three-minute deadline
+  // (the slowest window test needs about a minute there).
+  timeout: 180_000,
   expect: { timeout: 20_000 },
   // Each test runs its own `serve`, settings and socket, so files run two at
   // a time: much of a window test is waiting (for a frame, a debounce, a
