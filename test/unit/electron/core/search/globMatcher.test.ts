@@ -96,4 +96,16 @@ describe('globMatcher: picomatch semantics ({ dot: true }) in linear time', () =
     expect(() => globMatcher('@(a')).toThrow(/unclosed \(/);
     expect(() => globMatcher('[[:nope:]]')).toThrow(/unknown class/);
   });
+
+  it('compiles a glob sent again once, keeping the last 64 globs and no more', () => {
+    const first = globMatcher('**/*.{md,txt}');
+    expect(globMatcher('**/*.{md,txt}')).toBe(first);
+    for (let i = 0; i < 64; i++) globMatcher(`other-${i}/**`);
+    const again = globMatcher('**/*.{md,txt}');
+    expect(again).not.toBe(first); // pushed out by 64 others: compiled anew, and the same answers
+    expect([again('a/b.md'), again('a/b.js')]).toEqual([true, false]);
+    // An invalid glob is refused every time it is sent.
+    expect(() => globMatcher('@(a')).toThrow(/unclosed \(/);
+    expect(() => globMatcher('@(a')).toThrow(/unclosed \(/);
+  });
 });
