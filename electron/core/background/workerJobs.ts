@@ -1,10 +1,9 @@
-import { Worker } from 'node:worker_threads';
-
-import { FairQueue, refusalMessage } from './fairQueue.js';
+import { refusalMessage } from './fairQueue.js';
+import { WorkerLane } from './workerLane.js';
 
 /**
- * One worker thread doing one job at a time for the main thread, so what a
- * file makes us do (decode an image, run a regular expression over
+ * Jobs for a worker thread, one at a time in its lane (workerLane.ts), so
+ * what a file makes us do (decode an image, run a regular expression over
  * megabytes) never holds the thread that answers clients. A job that takes
  * too long stops the worker (a new one starts for the next job); a full
  * queue refuses rather than grows.
@@ -67,16 +66,21 @@ interface Job<Req, Reply> {
 }
 
 export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }> {
-  private worker: Worker | null = null;
-  private readonly queue: FairQueue<Job<Req, Reply>>;
-  private running = false;
+  private readonly lane: WorkerLane<Job<Req, Reply>>;
   private nextId = 1;
-  private closed = false;
   /** Jobs run, for tests and the bench. */
   runs = 0;
 
   constructor(private readonly options: WorkerJobsOptions) {
-    this.queue = new FairQueue({ total: options.maxQueued, perParty: options.maxQueuedPerParty ?? options.maxQueued });
+    this.lane = new WorkerLane(
+      {
+        workerFile: options.workerFile,
+        memoryMb: options.memoryMb ?? 256,
+        maxQueued: options.maxQueued,
+        maxQueuedPerParty: options.maxQueuedPerParty ?? options.maxQueued,
+      },
+      (job) => this.execute(job).then(job.resolve, job.reject),
+    );
   }
 
   /** Runs one job; `transfer` moves buffers to the worker instead of copying them. */
@@ -91,35 +95,21 @@ export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }
    * What `load` throws is what the job rejects with.
    */
   runWhenAdmitted(load: () => JobInput<Req> | Promise<JobInput<Req>>, party = ''): Promise<Reply> {
-    if (this.closed) return Promise.reject(new JobRefused('closed'));
+    if (this.lane.closed) return Promise.reject(new JobRefused('closed'));
     return new Promise<Reply>((resolve, reject) => {
-      const refused = this.queue.push(party, { load, resolve, reject });
+      const refused = this.lane.enqueue(party, { load, resolve, reject });
       if (refused) reject(new JobRefused('busy', refusalMessage(refused, 'requests for this work')));
-      else this.pump();
     });
-  }
-
-  private pump(): void {
-    if (this.running || this.closed) return;
-    const job = this.queue.shift();
-    if (!job) return;
-    this.running = true;
-    void this.execute(job)
-      .then(job.resolve, job.reject)
-      .finally(() => {
-        this.running = false;
-        this.pump();
-      });
   }
 
   private async execute(job: Job<Req, Reply>): Promise<Reply> {
     const input = await job.load();
-    if (this.closed) throw new JobRefused('closed');
+    if (this.lane.closed) throw new JobRefused('closed');
     return this.post(input);
   }
 
   private post(job: JobInput<Req>): Promise<Reply> {
-    const worker = this.spawn();
+    const worker = this.lane.current();
     const id = this.nextId++;
     this.runs++;
     return new Promise<Reply>((resolve, reject) => {
@@ -134,13 +124,12 @@ export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }
         if (reply.id === id) done(null, reply);
       };
       const onExit = () => {
-        this.worker = null;
+        this.lane.lost(worker);
         done(new JobRefused('crashed'));
       };
       const timer = setTimeout(() => {
         worker.off('exit', onExit);
-        this.worker = null;
-        void worker.terminate();
+        this.lane.retire(worker);
         done(new JobRefused('timeout'));
       }, this.options.timeoutMs);
       worker.on('message', onMessage);
@@ -149,27 +138,7 @@ export class WorkerJobs<Req extends { id: number }, Reply extends { id: number }
     });
   }
 
-  private spawn(): Worker {
-    if (this.worker) return this.worker;
-    const mb = this.options.memoryMb ?? 256;
-    const worker = new Worker(this.options.workerFile, {
-      resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 },
-      stdout: true,
-      stderr: true,
-    });
-    worker.on('error', () => undefined); // surfaces as 'exit'
-    // stdout belongs to MCP on the bridge's side of things: a worker's output is drained, never passed on.
-    worker.stdout.resume();
-    worker.stderr.resume();
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.drain()) job.reject(new JobRefused('closed'));
-    await this.worker?.terminate();
-    this.worker = null;
+  close(): Promise<void> {
+    return this.lane.close((job) => job.reject(new JobRefused('closed')));
   }
 }

@@ -1,7 +1,6 @@
-import { Worker } from 'node:worker_threads';
-
-import { FairQueue, refusalMessage } from '../background/fairQueue.js';
+import { refusalMessage } from '../background/fairQueue.js';
 import { transferable } from '../background/workerJobs.js';
+import { WorkerLane } from '../background/workerLane.js';
 import type { DocumentKind } from './documentKinds.js';
 import type { ExtractOptions } from './extractText.js';
 import type { ExtractReply, ExtractRequest } from './extractWorker.js';
@@ -69,60 +68,58 @@ interface Queued extends LaneJob {
 }
 
 /**
- * One extraction worker and its queue: one job at a time (a hostile file
- * takes the worker's time and memory, never the server's), each bounded in
- * processor time, heap and what it adds to the process.
+ * Document extraction in a worker lane (background/workerLane.ts), one job
+ * at a time (a hostile file takes the worker's time and memory, never the
+ * server's), each bounded in processor time, heap and what it adds to the
+ * process.
  */
 export class ExtractLane {
-  private worker: Worker | null = null;
+  private readonly lane: WorkerLane<Queued>;
   /** The worker's thread id (Linux), which it says first thing: its processor time is its clock. */
   private workerThread: number | null = null;
-  private readonly queue: FairQueue<Queued>;
-  private running = false;
   private nextId = 1;
-  private closed = false;
   /** Jobs run, for tests and the bench. */
   runs = 0;
 
   constructor(private readonly options: LaneOptions) {
     const total = options.maxQueued ?? 64;
-    this.queue = new FairQueue({ total, perParty: options.maxQueuedPerParty ?? Math.max(1, Math.floor(total / 4)) });
+    this.lane = new WorkerLane(
+      {
+        workerFile: options.workerFile,
+        memoryMb: options.memoryMb ?? 512,
+        maxQueued: total,
+        maxQueuedPerParty: options.maxQueuedPerParty ?? Math.max(1, Math.floor(total / 4)),
+        onSpawn: (worker) => {
+          this.workerThread = null;
+          worker.on('message', (m: { thread?: unknown }) => {
+            if (typeof m.thread === 'number' && this.lane.isCurrent(worker)) this.workerThread = m.thread;
+          });
+        },
+      },
+      (job) => this.run(job).then(job.resolve, job.reject),
+    );
   }
 
   get waiting(): number {
-    return this.queue.size;
+    return this.lane.waiting;
   }
 
   get busy(): boolean {
-    return this.running;
+    return this.lane.busy;
   }
 
   submit(job: LaneJob): Promise<LaneOutcome> {
-    if (this.closed) return Promise.resolve({ reason: 'busy', message: 'the server is stopping' });
+    if (this.lane.closed) return Promise.resolve({ reason: 'busy', message: 'the server is stopping' });
     return new Promise<LaneOutcome>((resolve, reject) => {
-      const refused = this.queue.push(job.party ?? '', { ...job, resolve, reject });
+      const refused = this.lane.enqueue(job.party ?? '', { ...job, resolve, reject });
       if (refused) resolve({ reason: 'busy', message: refusalMessage(refused, 'documents for extraction') });
-      else this.pump();
     });
-  }
-
-  private pump(): void {
-    if (this.running || this.closed) return;
-    const job = this.queue.shift();
-    if (!job) return;
-    this.running = true;
-    void this.run(job)
-      .then(job.resolve, job.reject)
-      .finally(() => {
-        this.running = false;
-        this.pump();
-      });
   }
 
   private async run(job: LaneJob): Promise<LaneOutcome> {
     const bytes = await job.read();
     this.runs++;
-    const worker = this.spawn();
+    const worker = this.lane.current();
     const id = this.nextId++;
     const growth = new ProcessGrowth();
     let grown = 0;
@@ -136,10 +133,7 @@ export class ExtractLane {
         worker.off('message', onMessage);
         worker.off('exit', onExit);
         // Stopped, or it grew a lot: a fresh worker for the next job, and its memory goes back now, not at its next collection.
-        if (stop || grown > RECYCLE_BYTES) {
-          if (this.worker === worker) this.worker = null;
-          void worker.terminate();
-        }
+        if (stop || grown > RECYCLE_BYTES) this.lane.retire(worker);
         resolve(o);
       };
       const onMessage = (reply: ExtractReply) => {
@@ -151,9 +145,9 @@ export class ExtractLane {
         );
       };
       const onExit = () => {
-        this.worker = null;
+        this.lane.lost(worker);
         // Stopped by close(): not the document's fault, and nothing to remember about it.
-        if (this.closed) return done({ reason: 'busy', message: 'the server is stopping' });
+        if (this.lane.closed) return done({ reason: 'busy', message: 'the server is stopping' });
         const mb = this.options.memoryMb ?? 512;
         done({ reason: 'too-large', message: `extracting it needed more than the ${mb} MiB allowed` });
       };
@@ -204,31 +198,7 @@ export class ExtractLane {
     });
   }
 
-  private spawn(): Worker {
-    if (this.worker) return this.worker;
-    this.workerThread = null;
-    const mb = this.options.memoryMb ?? 512;
-    const worker = new Worker(this.options.workerFile, {
-      resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 32 },
-      stdout: true,
-      stderr: true,
-    });
-    worker.on('error', () => undefined); // an out-of-memory abort surfaces as 'exit'
-    // The engines may warn on stdout/stderr: stdout belongs to MCP, so the worker's is drained.
-    worker.stdout.resume();
-    worker.stderr.resume();
-    worker.on('message', (m: { thread?: unknown }) => {
-      if (typeof m.thread === 'number' && this.worker === worker) this.workerThread = m.thread;
-    });
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.drain()) job.resolve({ reason: 'busy', message: 'the server is stopping' });
-    await this.worker?.terminate();
-    this.worker = null;
+  close(): Promise<void> {
+    return this.lane.close((job) => job.resolve({ reason: 'busy', message: 'the server is stopping' }));
   }
 }
