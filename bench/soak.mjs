@@ -15,13 +15,14 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, writeF
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { WebSocket } from 'ws';
 
 import { webApiProtocols } from '../dist/shared/shelfApi.js';
-import { prepareAttacks, runAttacks } from './soakAttacks.mjs';
+import { prepareAttacks } from './soakAttacks.mjs';
 import { soakDocuments } from './soakDocuments.mjs';
 
 const { values } = parseArgs({
@@ -158,6 +159,9 @@ async function client(i) {
 const end = Date.now() + minutes * 60_000;
 const perMinute = [];
 let minute = { requests: 0, errors: 0, latencies: [] };
+// This process's own event-loop delay: were it large, the latencies would be the load generator's, not the server's.
+const ownDelay = monitorEventLoopDelay({ resolution: 10 });
+ownDelay.enable();
 const clients = await Promise.all(Array.from({ length: clientCount }, (_, i) => client(i)));
 let uris = [];
 /** The hostile clients' files are not in the well-behaved mix. */
@@ -217,6 +221,8 @@ const ticker = (async () => {
     const done = minute;
     minute = { requests: 0, errors: 0, latencies: [] };
     done.latencies.sort((a, b) => a - b);
+    const ownP99 = ownDelay.percentile(99) / 1e6;
+    ownDelay.reset();
     const status = await serverStatus();
     const row = {
       minute: m,
@@ -224,6 +230,7 @@ const ticker = (async () => {
       errors: done.errors,
       p50ms: Number(pct(done.latencies, 0.5).toFixed(2)),
       p99ms: Number(pct(done.latencies, 0.99).toFixed(2)),
+      ownLoopP99ms: Number(ownP99.toFixed(1)),
       rssMiB: Number((await (documents ? documents.quietly(rssMiB) : rssMiB())).toFixed(1)),
       trafficMiB: Number((status.traffic.bytes / 2 ** 20).toFixed(1)),
       trafficBoundMiB: status.traffic.maxBytes / 2 ** 20,
@@ -231,7 +238,7 @@ const ticker = (async () => {
     };
     perMinute.push(row);
     console.log(
-      `min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms, RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB, history ${row.historyMiB}/${(HISTORY_BOUND / 2 ** 20).toFixed(2)} MiB`,
+      `min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms (this process's own loop delay p99 ${row.ownLoopP99ms} ms), RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB, history ${row.historyMiB}/${(HISTORY_BOUND / 2 ** 20).toFixed(2)} MiB`,
     );
   }
 })();
@@ -293,17 +300,27 @@ const hostile = values['no-hostile']
     });
 
 const documents = values['no-hostile'] || values['no-documents'] ? null : soakDocuments({ folder, sock, end });
-const attacks = attackDirs
-  ? runAttacks({
-      dirs: attackDirs,
-      sock,
-      uiUrl,
-      httpUrl: /MCP over HTTP: (\S+)/.exec(serverErr)?.[1],
-      httpToken: /HTTP bearer token: (\S+)/.exec(serverErr)?.[1],
-      end,
-      api: apiCall,
-    })
-  : null;
+/** The attacks in a process of their own (their work must not delay this process's clocks), started once `private` asks. */
+const attacks = attackDirs ? await startAttacks() : null;
+async function startAttacks() {
+  await apiCall('setFolderOptions', [attackDirs.private, { askBeforeRead: true }]);
+  const options = {
+    dirs: attackDirs,
+    sock,
+    uiUrl,
+    httpUrl: /MCP over HTTP: (\S+)/.exec(serverErr)?.[1],
+    httpToken: /HTTP bearer token: (\S+)/.exec(serverErr)?.[1],
+    end,
+  };
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/soakAttacks.mjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const result = { stats: null };
+  result.run = new Promise((r) => child.once('exit', r)).then(() => {
+    result.stats = JSON.parse(out.trim().split('\n').pop() || 'null');
+  });
+  return result;
+}
 
 await Promise.all([...loops, churn, ticker, ...hostile, documents?.run, attacks?.run]);
 clients.forEach((c) => c.close());
@@ -325,7 +342,9 @@ const verdict = {
   historyWithinBound: historyOk,
   documentsRefused,
   // The fourth review's attacks: no line of the ask-before-read folder, no search naming the wrong file, no redirect off the host.
-  attacksHeld: !attacks || (attacks.stats.leaks === 0 && attacks.stats.wrongHits === 0 && attacks.stats.redirectsAway === 0 && attacks.stats.searches > 0),
+  attacksHeld:
+    !attacks ||
+    (attacks.stats !== null && attacks.stats.leaks === 0 && attacks.stats.wrongHits === 0 && attacks.stats.redirectsAway === 0 && attacks.stats.searches > 0),
   p99Under50ms: perMinute.every((r) => r.p99ms < 50),
   rssUnder1GiB: perMinute.every((r) => r.rssMiB < 1024),
 };

@@ -8,7 +8,9 @@
 // queued behind busy slots, a subscribe flood of long non-ASCII URIs, and a
 // redirect that would leave the host. Each counts what it got; a leak, a
 // wrong search hit or a redirect off the host fails the soak's verdict.
-// Kept apart from soak.mjs so its mixes merge without conflicts.
+// Run as a process of its own (soak.mjs starts it: `node bench/soakAttacks.mjs
+// '{"dirs":…,"sock":…,"end":…}'`), so the attackers' work does not delay the
+// well-behaved clients' own event loop and their latencies are the server's.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -63,10 +65,10 @@ export async function prepareAttacks(work) {
 }
 
 /**
- * Runs every attack until `end`; `stats` is what they saw. `api` calls the
- * window's ShelfApi (to make `private` ask before each read).
+ * Runs every attack until `end`; `stats` is what they saw. The caller has
+ * made `dirs.private` ask before each read.
  */
-export function runAttacks({ dirs, sock, uiUrl, httpUrl, httpToken, end, api }) {
+export function runAttacks({ dirs, sock, uiUrl, httpUrl, httpToken, end }) {
   const stats = { leaks: 0, wrongHits: 0, searches: 0, redirectsAway: 0, busyRefusals: 0, deafCuts: 0, silentHeld: 0, idleConnects: 0, reads: 0 };
   const live = () => Date.now() < end;
   const connect = () =>
@@ -134,7 +136,13 @@ export function runAttacks({ dirs, sock, uiUrl, httpUrl, httpToken, end, api }) 
               line({ jsonrpc: '2.0', id: i + 1, method: 'resources/read', params: { uri: uriOf(dirs.heavy, `mb${i}.txt`) } }),
             ).join(''),
         );
-        await new Promise((r) => s.once('close', r).once('error', r)).then(() => stats.deafCuts++);
+        // Cut by the server (counted), or let go when the soak ends.
+        const cut = await Promise.race([
+          new Promise((r) => s.once('close', () => r(true)).once('error', () => r(true))),
+          sleep(Math.max(0, end - Date.now())).then(() => false),
+        ]);
+        if (cut) stats.deafCuts++;
+        s.destroy();
         await sleep(500);
       }
     }),
@@ -296,9 +304,16 @@ export function runAttacks({ dirs, sock, uiUrl, httpUrl, httpToken, end, api }) 
     },
   ];
   // The private folder asks before each read; the window never answers (asks time out), as a person away would.
-  const run = (async () => {
-    await api('setFolderOptions', [dirs.private, { askBeforeRead: true }]);
-    await Promise.all(attacks.map((a) => a().catch((err) => console.error(`attack failed: ${err.message}`))));
-  })();
+  const run = Promise.all(attacks.map((a) => a().catch((err) => console.error(`attack failed: ${err.message}`)))).then(() => undefined);
   return { run, stats };
+}
+
+/** As a process: the attacks of argv[2]'s JSON until its `end`, then their stats as the last line on stdout. */
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const options = JSON.parse(process.argv[2]);
+  const { run, stats } = runAttacks(options);
+  // An attack still waiting on the server (a reply that never comes) does not hold the soak past its end.
+  const deadline = sleep(Math.max(0, options.end - Date.now()) + 15_000);
+  await Promise.race([run, deadline]);
+  process.stdout.write(`${JSON.stringify(stats)}\n`, () => process.exit(0));
 }

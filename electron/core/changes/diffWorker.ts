@@ -1,6 +1,10 @@
 import { parentPort } from 'node:worker_threads';
 
+import { runAsBackgroundThread } from '../background/backgroundThread.js';
 import { type LineDiff, lineDiff } from './lineDiff.js';
+
+// Background work: below the thread answering clients (backgroundThread.ts).
+runAsBackgroundThread();
 
 /**
  * The diff of a large proposed change, off the main thread: two unrelated

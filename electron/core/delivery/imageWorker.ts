@@ -3,6 +3,11 @@ import { parentPort } from 'node:worker_threads';
 import type { Metadata, OutputInfo } from 'sharp';
 import sharp from 'sharp';
 
+import { runAsBackgroundThread } from '../background/backgroundThread.js';
+
+// Background work: below the thread answering clients (backgroundThread.ts).
+runAsBackgroundThread();
+
 /**
  * The image worker: one image at a time, made fit for a model — within a
  * longest side and a byte size, upright, in a format every model takes

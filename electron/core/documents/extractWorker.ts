@@ -1,7 +1,6 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 
+import { runAsBackgroundThread } from '../background/backgroundThread.js';
 import type { DocumentKind } from './documentKinds.js';
 import { ExtractionError } from './extractionError.js';
 import { type ExtractOptions, extractText } from './extractText.js';
@@ -15,20 +14,10 @@ import { type ExtractOptions, extractText } from './extractText.js';
  * either (documentText.ts).
  */
 
-// Extraction is background work: on Linux this thread (its own id, from
-// /proc/thread-self) gets a lower priority, so a document being extracted
-// never takes a core from the thread answering clients. Elsewhere nothing
-// changes.
-try {
-  const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(thread) && thread > 0) {
-    // The parent times a job by this thread's processor time (threadCpu.ts), so a busy machine does not time it out.
-    parentPort?.postMessage({ thread });
-    setPriority(thread, 10);
-  }
-} catch {
-  // no /proc (macOS, Windows), or not allowed: the default priority, timed by the clock
-}
+// Extraction is background work (a lower priority on Linux); the parent times a job by this thread's
+// processor time (threadCpu.ts), so a busy machine does not time it out.
+const thread = runAsBackgroundThread();
+if (thread !== null) parentPort?.postMessage({ thread });
 
 export interface ExtractRequest {
   id: number;

@@ -4,7 +4,11 @@ import { parentPort } from 'node:worker_threads';
 import iconv from 'iconv-lite';
 import { MatcherInput, RE2JS, RE2JSException } from 're2js';
 
+import { runAsBackgroundThread } from '../background/backgroundThread.js';
 import { contentKind, decodeText, legacyEncoding } from '../library/mediaType.js';
+
+// Background work: below the thread answering clients (backgroundThread.ts).
+runAsBackgroundThread();
 
 /**
  * The grep worker: batches of files searched line by line with a regular
