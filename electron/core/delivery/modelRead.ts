@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { fileUriOfText, textUriOf } from '../../../shared/documentUris.js';
+import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { formatBytes } from '../../../shared/formatBytes.js';
 import { Turns } from '../background/turns.js';
 import { ShelfError } from '../base/shelfError.js';
@@ -12,6 +13,7 @@ import { type DocumentKind, documentKind, PART_NAMES, SOURCE_KINDS } from '../do
 import { readAsync, scanKind } from '../library/fileStream.js';
 import type { Library } from '../library/library.js';
 import { binaryByName, mediaType, typeFromName } from '../library/mediaType.js';
+import type { ReadOutcome } from '../library/safeRead.js';
 import { type DeliveryProfile, MAX_EMBEDDED_BYTES } from './clientProfiles.js';
 import { kindLabel, parsePages, selectParts } from './documentParts.js';
 import type { ImageForModel } from './imageForModel.js';
@@ -120,6 +122,12 @@ export class ModelReader {
       throw ShelfError.invalidParams('pages is for documents (PDF, Office, OpenDocument, EPUB, notebooks, mail): use offset and limit for lines');
     const byName = typeFromName(rel);
     if (byName && isImageType(byName)) return this.readImage(args.uri, rel, byName, profile, charge, party);
+    // The common call, a file the index knows as small: read whole in one open (opening it first to look at
+    // its size was a second open, close and stat of every read). One grown past WHOLE_TEXT_MAX since is paged below.
+    if (found.entry.size >= 0 && found.entry.size <= WHOLE_TEXT_MAX) {
+      const whole = await this.readWhole(args.uri);
+      if (whole) return this.wholeResult(args, rel, whole, profile, charge, party);
+    }
     const opened = await library.openFile(args.uri);
     let handedOver = false;
     try {
@@ -127,13 +135,7 @@ export class ModelReader {
       if (stat.size <= WHOLE_TEXT_MAX) {
         closeSync(fd);
         handedOver = true;
-        // Whatever --max-read-bytes says: that bounds one resources/read message, and a page is bounded by the budget.
-        const whole = await library.read(args.uri, { limit: WHOLE_TEXT_MAX });
-        if ('text' in whole.contents)
-          return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
-        const mimeType = whole.contents.mimeType;
-        if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge, party);
-        return this.describeBinary(args.uri, rel, mimeType, whole.size, profile);
+        return this.wholeResult(args, rel, await library.read(args.uri, { limit: WHOLE_TEXT_MAX }), profile, charge, party);
       }
       // A file indexed before (this version, or it only grew by text) is text: not looked at as a whole again.
       let index = await this.options.lines.current(fd, stat);
@@ -150,6 +152,32 @@ export class ModelReader {
     } finally {
       if (!handedOver) closeSync(opened.fd);
     }
+  }
+
+  /** A file read whole (whatever --max-read-bytes says: that bounds one resources/read message; a page is bounded by the budget), or null when it is over WHOLE_TEXT_MAX now. */
+  private async readWhole(uri: string): Promise<ReadOutcome | null> {
+    try {
+      return await this.options.library.read(uri, { limit: WHOLE_TEXT_MAX });
+    } catch (err) {
+      if (err instanceof ShelfError && err.code === ErrorCodes.resourceTooLarge) return null;
+      throw err;
+    }
+  }
+
+  /** What a model gets for a file read whole: a page of its text, the image, or what kind of file it is. */
+  private wholeResult(
+    args: ReadToolArgs,
+    rel: string,
+    whole: ReadOutcome,
+    profile: DeliveryProfile,
+    charge: ReplyCharge | undefined,
+    party: string,
+  ): Promise<ModelRead> | ModelRead {
+    if ('text' in whole.contents)
+      return this.textResult(args, rel, new StringLines(whole.contents.text).page(this.pageRequest(args, profile)), whole.size, whole.contents.mimeType);
+    const mimeType = whole.contents.mimeType;
+    if (isImageType(mimeType)) return this.readImage(args.uri, rel, mimeType, profile, charge, party);
+    return this.describeBinary(args.uri, rel, mimeType, whole.size, profile);
   }
 
   /** A large file looked at as a whole once per version, however many reads ask at once (each then pages with its own descriptor). */

@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -46,5 +47,26 @@ describe('ModelReader', () => {
     const reads = await Promise.all(Array.from({ length: 8 }, () => reader.read({ uri: uriOf(root, 'big.log'), offset: 1, limit: 3 }, profile)));
     expect(reader.scansRun).toBe(1);
     for (const r of reads) expect((r.result.content[0] as { text: string }).text).toBe('a log line of some length\n'.repeat(3));
+  });
+
+  it('a small file is read in one open (no look at its size first), and one that grew past 1 MiB since it was indexed is paged', async () => {
+    const reader = new ModelReader({ library, lines: new LineIndexCache(), images: null });
+    const looks: string[] = [];
+    const openFile = library.openFile.bind(library);
+    library.openFile = (uri: string) => {
+      looks.push(uri);
+      return openFile(uri);
+    };
+    try {
+      const small = await reader.read({ uri: uriOf(root, 'long-first.txt'), offset: 2, limit: 1 }, profile);
+      expect((small.result.content[0] as { text: string }).text).toBe('line 2\n');
+      expect(looks).toEqual([]);
+      // The index still knows it as small: the whole read finds it too large, and the page comes from the file as it is.
+      await writeFile(path.join(root, 'long-first.txt'), 'a grown line\n'.repeat(100_000));
+      const grown = await reader.read({ uri: uriOf(root, 'long-first.txt'), offset: 1, limit: 2 }, profile);
+      expect((grown.result.content[0] as { text: string }).text).toBe('a grown line\n'.repeat(2));
+    } finally {
+      library.openFile = openFile;
+    }
   });
 });
