@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { bundleSizeProblems } from './bundle-sizes.mjs';
 
@@ -20,30 +20,38 @@ const BRIDGE = path.join(ROOT, 'out', 'bridge', 'mcp-shelf-bridge.cjs');
 const MCPB = path.join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js');
 const OUT = path.resolve(process.argv[2] ?? path.join(ROOT, 'release', 'mcp-shelf.mcpb'));
 
+/**
+ * The tools a model is given, from the server's own definitions (the build's
+ * modules), each with the first sentence of its description: the manifest
+ * cannot drift from what the shelf lists (test/integration/mcpBundle.test.ts
+ * compares them). App-only tools are the view's, not the model's.
+ */
+async function modelTools() {
+  const dist = (rel) => import(pathToFileURL(path.join(ROOT, 'dist', 'electron', 'core', 'mcp', rel)).href);
+  const [{ SHELF_TOOLS }, { CHANGE_TOOLS }, { BROWSE_SHELF_TOOL }] = await Promise.all([dist('shelfTools.js'), dist('changeTools.js'), dist('shelfApp.js')]);
+  const firstSentence = (text) => /^[^]*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+  return [...SHELF_TOOLS, ...CHANGE_TOOLS, BROWSE_SHELF_TOOL].map((t) => ({ name: t.name, description: firstSentence(t.description) }));
+}
+
 const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
 const manifest = {
   manifest_version: '0.3',
   name: 'mcp-shelf',
   display_name: 'MCP Shelf',
   version: pkg.version,
-  description: 'Read-only access to the folders you publish in MCP Shelf.',
+  description: 'The folders you publish in MCP Shelf: read by the AI, changed only with your approval.',
   long_description:
-    'Connects to MCP Shelf running on this computer (the desktop app, or `mcp-shelf serve FOLDER…`) and gives the client the files of the folders you published there, read-only, as MCP resources and three tools (list, read, search), and shows the shelf inside the chat (browse_shelf, an MCP App) to browse, search, preview and add files to the conversation. The bundle only bridges to the shelf: start MCP Shelf first.',
+    'Connects to MCP Shelf running on this computer (the desktop app, or `mcp-shelf serve FOLDER…`) and gives the client the files of the folders you published there as MCP resources and tools to list, read, search and grep them (and, in folders where you turn it on, to propose changes that you approve one by one in the MCP Shelf window), and shows the shelf inside the chat (browse_shelf, an MCP App) to browse, search, preview and add files to the conversation. The bundle only bridges to the shelf: start MCP Shelf first.',
   author: { name: 'MCP Shelf' },
   license: pkg.license,
-  keywords: ['files', 'folders', 'resources', 'read-only'],
+  keywords: ['files', 'folders', 'resources', 'search'],
   icon: 'icon.png',
   server: {
     type: 'node',
     entry_point: 'server/mcp-shelf-bridge.cjs',
     mcp_config: { command: 'node', args: ['${__dirname}/server/mcp-shelf-bridge.cjs', 'connect'] },
   },
-  tools: [
-    { name: 'list_resources', description: 'Lists the published files (a folder and a glob narrow it), a page at a time.' },
-    { name: 'read_resource', description: 'Reads one published file by URI.' },
-    { name: 'search_resources', description: 'Finds a text in the published text files.' },
-    { name: 'browse_shelf', description: 'Shows the shelf in the chat: browse, search, preview and add files to the conversation.' },
-  ],
+  tools: await modelTools(),
   compatibility: { platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=20.19.0' } },
 };
 

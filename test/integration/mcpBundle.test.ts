@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,8 @@ describe('the MCP Bundle (npm run mcpb)', () => {
   it('validates, and its command reaches a running shelf', async () => {
     const work = await mkdtemp(path.join(os.tmpdir(), 'mcpb-test-'));
     const root = await makeTree({ 'hello.md': '# Hello\n' });
-    const shelf = await startShelf([root]);
+    // Changes on: every tool a model can be given is listed (write and edit only where a folder takes changes).
+    const shelf = await startShelf([root], ['--allow-changes']);
     try {
       const bundle = path.join(work, 'mcp-shelf.mcpb');
       const made = await run(process.execPath, [path.join(ROOT, 'scripts', 'make-mcpb.mjs'), bundle]);
@@ -30,6 +32,7 @@ describe('the MCP Bundle (npm run mcpb)', () => {
       await run(process.execPath, [MCPB, 'unpack', bundle, unpacked]);
       const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as {
         server: { mcp_config: { command: string; args: string[] } };
+        tools: Array<{ name: string; description: string }>;
       };
       expect(manifest.server.mcp_config.command).toBe('node');
       // mcpb recommends a 512² icon; Claude Desktop is reported to reject bundles holding a file over ~108 KB.
@@ -40,10 +43,18 @@ describe('the MCP Bundle (npm run mcpb)', () => {
       }
       // What the client runs: the manifest's args with ${__dirname} filled in, plus our socket (the default in real use).
       const args = manifest.server.mcp_config.args.map((a) => a.replace('${__dirname}', unpacked));
-      const client = new Client({ name: 'bundle', version: '1' });
+      // As Claude Desktop, the bundle's host, introduces itself (it shows MCP Apps).
+      const client = new Client(
+        { name: 'claude-ai', version: '1' },
+        { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } } },
+      );
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [...args, '--socket', shelf.socketPath], stderr: 'pipe' }));
       try {
         expect((await client.readResource({ uri: uriOf(root, 'hello.md') })).contents[0]).toMatchObject({ text: '# Hello\n' });
+        // The manifest's tools are the ones the shelf gives a model (not the app's own), each described.
+        const listed = (await client.listTools()).tools.filter((t) => !JSON.stringify(t._meta ?? {}).includes('"visibility":["app"]'));
+        expect(manifest.tools.map((t) => t.name).sort()).toEqual(listed.map((t) => t.name).sort());
+        for (const t of manifest.tools) expect(t.description.length, t.name).toBeGreaterThan(10);
       } finally {
         await client.close();
       }
