@@ -6,6 +6,9 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 
+import { CHANGE_TOOLS } from '../../electron/core/mcp/changeTools.js';
+import { BROWSE_SHELF_TOOL } from '../../electron/core/mcp/shelfApp.js';
+import { SHELF_TOOLS } from '../../electron/core/mcp/shelfTools.js';
 import { CLI } from '../support/shelfProcess.js';
 
 const NOWHERE = '/tmp/no-shelf-here/shelf.sock';
@@ -107,6 +110,9 @@ describe('the bridge when no shelf is running', () => {
         // The instruction is in the answer, whatever its shape (a list entry, an error, an error result).
         expect(JSON.stringify(replies.get(i)), method).toMatch(/MCP Shelf is not running/);
       }
+      // The stand-in lists the tools the shelf gives a model (not the app's own), so a model that calls one learns why.
+      const standIn = (replies.get(2) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+      expect(standIn.sort()).toEqual([...SHELF_TOOLS, ...CHANGE_TOOLS, BROWSE_SHELF_TOOL].map((t) => t.name).sort());
     } finally {
       proc.kill();
     }
