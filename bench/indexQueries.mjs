@@ -77,6 +77,7 @@ export async function indexQueriesBench() {
     const top = [];
     const full = [];
     const topCpu = [];
+    let partial = 0;
     const fullCpu = [];
     const cpu = () => {
       const u = process.cpuUsage();
@@ -90,12 +91,16 @@ export async function indexQueriesBench() {
       for (const which of r % 2 === 0 ? ['top', 'full'] : ['full', 'top']) {
         const c0 = cpu();
         const t0 = performance.now();
-        if (which === 'top') page = ix.top ? ix.top(parts, 20, { accept: null }).hits : ix.search(parts, accept).slice(0, 20);
-        else ref = ix.search(parts, accept).slice(0, 20);
+        if (which === 'top') {
+          const got = ix.top ? ix.top(parts, 20, { accept: null }) : { hits: ix.search(parts, accept).slice(0, 20), partial: false };
+          page = got.hits;
+          if (got.partial) partial++;
+        } else ref = ix.search(parts, accept).slice(0, 20);
         (which === 'top' ? top : full).push(performance.now() - t0);
         (which === 'top' ? topCpu : fullCpu).push(cpu() - c0);
       }
-      if (page.map((h) => h.key).join() !== ref.map((h) => h.key).join()) throw new Error(`${kind}: the page differs from the full sort's`);
+      // A partial page (the query's postings capped) ranks what it read; else it is the full sort's.
+      if (partial === 0 && page.map((h) => h.key).join() !== ref.map((h) => h.key).join()) throw new Error(`${kind}: the page differs from the full sort's`);
     }
     out.kinds[kind] = {
       topP50: pct(top, 0.5),
