@@ -66,6 +66,7 @@ export async function indexQueriesBench() {
   };
   const out = {
     docs: DOCS,
+    rounds: ROUNDS,
     buildMs,
     load: (await import('node:os'))
       .loadavg()
@@ -109,6 +110,7 @@ export async function indexQueriesBench() {
       fullP95: pct(full, 0.95),
       topCpuP50: pct(topCpu, 0.5),
       fullCpuP50: pct(fullCpu, 0.5),
+      partial,
     };
   }
   return out;

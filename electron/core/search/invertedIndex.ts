@@ -22,8 +22,11 @@
  * halfway, and words were then found in the wrong files.
  */
 
+import { tokens } from './identifierWords.js';
 import { checkIndex, type IndexState } from './indexConsistency.js';
 import { type Postings, QueryScorer, RankHeap } from './queryScoring.js';
+
+export { tokens };
 
 export interface IndexedHit {
   key: string;
@@ -55,9 +58,6 @@ export interface QueryPart {
   prefix: boolean;
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
-/** Longer tokens (hashes, base64) are not words anyone searches for. */
-const MAX_TOKEN = 64;
 const TF_BITS = 256;
 /** Slots a posting can name in a Uint32Array (slot × 256 + 255 < 2³²). */
 const MAX_SLOTS = 2 ** 24;
@@ -91,13 +91,6 @@ export interface SweepOptions {
 }
 
 const DEFAULT_SWEEP: SweepOptions = { fromDocs: 10_000, fromPostings: 1 << 20, perAdd: 256 };
-
-/** The words of a text as the index keeps them: lowercased runs of letters, digits and _. */
-export function tokens(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(WORD)) if (m[0].length <= MAX_TOKEN) out.push(m[0]);
-  return out;
-}
 
 /** A free term id's postings: one shared array (frozen: a new term gets an array of its own), so dropping terms allocates nothing. */
 const NO_POSTINGS: number[] = Object.freeze([]) as unknown as number[];

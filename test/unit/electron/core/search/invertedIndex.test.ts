@@ -63,7 +63,7 @@ describe('InvertedIndex', () => {
   });
 
   it('tokenizes letters, digits and underscores in any script, and drops tokens longer than 64', () => {
-    expect(tokens('Größe: 12 μέτρα, snake_case and ' + 'x'.repeat(65))).toEqual(['größe', '12', 'μέτρα', 'snake_case', 'and']);
+    expect(tokens('Größe: 12 μέτρα, snake_case and ' + 'x'.repeat(65))).toEqual(['größe', '12', 'μέτρα', 'snake_case', 'snake', 'case', 'and']);
   });
 });
 
@@ -428,5 +428,59 @@ describe('search queries', () => {
     expect(snippetOf('# Title\nnothing\nThe otter sanctuary opened.\nAn otter.', q)).toEqual({ line: 3, snippet: 'The **otter** **sanctuary** opened.' });
     // The file's own asterisks (Markdown bold, a glob) are escaped: only matches read as **bold**.
     expect(snippetOf('**Note:** the otter ate *.fish', parseQuery('otter'))?.snippet).toBe('\\*\\*Note:\\*\\* the **otter** ate \\*.fish');
+  });
+});
+
+describe('code identifiers (issue 39 item 8)', () => {
+  it('splits snake_case and camelCase, keeps the whole identifier, and keeps digits with their letters', () => {
+    expect(tokens('compute_invoice_total computeInvoiceTotal')).toEqual([
+      'compute_invoice_total',
+      'compute',
+      'invoice',
+      'total',
+      'computeinvoicetotal',
+      'compute',
+      'invoice',
+      'total',
+    ]);
+    expect(tokens('HTTPServer parseV2Config base64Encode utf8 sha256 2fa __init__ MAX_SIZE')).toEqual([
+      'httpserver',
+      'http',
+      'server',
+      'parsev2config',
+      'parse',
+      'v2',
+      'config',
+      'base64encode',
+      'base64',
+      'encode',
+      'utf8',
+      'sha256',
+      '2fa',
+      '__init__',
+      'max_size',
+      'max',
+      'size',
+    ]);
+    // __init__ has one part: the word itself, nothing more. Words of scripts without case stay whole.
+    expect(tokens('日本語 Ünïcode_Straße getДанные')).toEqual(['日本語', 'ünïcode_straße', 'ünïcode', 'straße', 'getданные', 'get', 'данные']);
+  });
+
+  it('a query word is split the same way: either spelling finds both, and the words alone find them too', () => {
+    const ix = new InvertedIndex();
+    ix.add('billing.py', 'def compute_invoice_total(lines):\n    return sum(lines)');
+    ix.add('billing.ts', 'export function computeInvoiceTotal(lines: number[]) {}');
+    ix.add('README.md', 'The invoice shows a total.');
+    ix.add('other.ts', 'const computeTax = 1;');
+    const keys = (q: string) =>
+      ix
+        .search([...parseQuery(q).words.map((term) => ({ term, prefix: false })), ...parseQuery(q).prefixes.map((term) => ({ term, prefix: true }))])
+        .map((h) => h.key)
+        .sort();
+    expect(keys('invoice total')).toEqual(['README.md', 'billing.py', 'billing.ts']);
+    expect(keys('computeInvoiceTotal')).toEqual(['billing.py', 'billing.ts']);
+    expect(keys('compute_invoice_total')).toEqual(['billing.py', 'billing.ts']);
+    expect(keys('computeInv*')).toEqual(['billing.ts']);
+    expect(keys('compute')).toEqual(['billing.py', 'billing.ts', 'other.ts']);
   });
 });
