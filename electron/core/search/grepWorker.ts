@@ -76,6 +76,8 @@ export type GrepReply = { id: number; ok: true; results: GrepItemResult[] } | { 
 
 /** A file is read in pieces of this much (a large file goes on piece after piece). */
 export const PIECE_BYTES = 4 * 1024 * 1024;
+/** Pieces up to this many bytes are tested whole by the pattern before its literal is looked for (see searchPiece). */
+const SMALL_PIECE = 64 * 1024;
 /** A match line is shown at most this long (cut around the match); context lines shorter still. */
 export const MAX_LINE_CHARS = 400;
 const MAX_CONTEXT_CHARS = 200;
@@ -297,9 +299,11 @@ export function searchBatch(req: GrepRequest, prefilter = true): GrepItemResult[
   const results: GrepItemResult[] = [];
   let room = req.maxMatches;
   const searchPiece = (item: GrepItem, piece: Piece, result: GrepItemResult, real: (() => string) | null) => {
-    const hay = prefilter ? haystackOf(c, piece) : null;
+    // A small piece is turned down faster by the pattern's whole-text test (its DFA) than by a search for the literal.
+    const may = prefilter && room > 0 && piece.scanned <= SMALL_PIECE ? mayMatch(c, piece.bytes, piece.text) : undefined;
+    const hay = prefilter && may !== false ? haystackOf(c, piece) : null;
     if (hay) literalPiece(item, piece, result, real, hay);
-    else linePiece(item, piece, result, real);
+    else linePiece(item, piece, result, real, may);
   };
   const match = (
     item: GrepItem,
@@ -354,11 +358,12 @@ export function searchBatch(req: GrepRequest, prefilter = true): GrepItemResult[
       if (real && result.real === undefined) result.real = real();
     }
   };
-  const linePiece = (item: GrepItem, piece: Piece, result: GrepItemResult, real: (() => string) | null) => {
+  /** Every line given to the pattern (once the whole-text test, or `may` when it was asked already, said it may match). */
+  const linePiece = (item: GrepItem, piece: Piece, result: GrepItemResult, real: (() => string) | null, may?: boolean) => {
     result.scanned = piece.scanned;
     const encoding = piece.encoding;
     let lines: string[] | null = null;
-    if (room > 0 && mayMatch(c, piece.bytes, piece.text)) {
+    if (room > 0 && (may ?? mayMatch(c, piece.bytes, piece.text))) {
       lines = splitLines(piece.text());
       for (let i = 0; i < lines.length; i++) {
         const lineNo = item.firstLine + i;
