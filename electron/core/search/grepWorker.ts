@@ -300,10 +300,12 @@ export function searchBatch(req: GrepRequest, prefilter = true): GrepItemResult[
   let room = req.maxMatches;
   const searchPiece = (item: GrepItem, piece: Piece, result: GrepItemResult, real: (() => string) | null) => {
     // A small piece is turned down faster by the pattern's whole-text test (its DFA) than by a search for the literal.
-    const may = prefilter && room > 0 && piece.scanned <= SMALL_PIECE ? mayMatch(c, piece.bytes, piece.text) : undefined;
-    const hay = prefilter && may !== false ? haystackOf(c, piece) : null;
+    // There, unless the literal is the whole pattern, the lines are split as before and each tested for the literal before the pattern runs.
+    const small = piece.scanned <= SMALL_PIECE;
+    const may = prefilter && room > 0 && small ? mayMatch(c, piece.bytes, piece.text) : undefined;
+    const hay = prefilter && may !== false && (!small || c.literal?.exact) ? haystackOf(c, piece) : null;
     if (hay) literalPiece(item, piece, result, real, hay);
-    else linePiece(item, piece, result, real, may);
+    else linePiece(item, piece, result, real, may, prefilter ? c.literal : null);
   };
   const match = (
     item: GrepItem,
@@ -339,6 +341,8 @@ export function searchBatch(req: GrepRequest, prefilter = true): GrepItemResult[
         const raw = stripCr(l.text);
         let at: number;
         if (literal.exact) at = raw.indexOf(literal.literal);
+        else if (!c.line.test(raw))
+          at = -1; // the DFA first: most lines holding the literal do not match
         else {
           const m = c.line.matcher(raw);
           at = m.find() ? m.start() : -1;
@@ -358,8 +362,8 @@ export function searchBatch(req: GrepRequest, prefilter = true): GrepItemResult[
       if (real && result.real === undefined) result.real = real();
     }
   };
-  /** Every line given to the pattern (once the whole-text test, or `may` when it was asked already, said it may match). */
-  const linePiece = (item: GrepItem, piece: Piece, result: GrepItemResult, real: (() => string) | null, may?: boolean) => {
+  /** Every line given to the pattern (once the whole-text test, or `may` when it was asked already, said it may match), or only those holding `literal`. */
+  const linePiece = (item: GrepItem, piece: Piece, result: GrepItemResult, real: (() => string) | null, may?: boolean, literal: Compiled['literal'] = null) => {
     result.scanned = piece.scanned;
     const encoding = piece.encoding;
     let lines: string[] | null = null;
@@ -369,6 +373,8 @@ export function searchBatch(req: GrepRequest, prefilter = true): GrepItemResult[
         const lineNo = item.firstLine + i;
         if (item.skipBefore !== undefined && lineNo < item.skipBefore) continue;
         const raw = stripCr(lines[i] as string);
+        // Cheaper than a Matcher (which runs re2js's backtracker): the literal, then the DFA, and a Matcher for where only on a match.
+        if (literal && (!(c.ignoreCase ? lowered(raw) : raw).includes(literal.literal) || !c.line.test(raw))) continue;
         const m = c.line.matcher(raw);
         if (!m.find()) continue;
         if (room === 0) {
