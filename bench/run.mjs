@@ -513,6 +513,39 @@ const SCENARIOS = {
     check('documents: 200-page PDF text ≤ 2 s the first time', r.pdfFirstMs <= 2000, `${r.pdfFirstMs.toFixed(0)} ms`);
     return r;
   },
+  'index-queries': async () => {
+    const { indexQueriesBench } = await import('./indexQueries.mjs');
+    const r = await indexQueriesBench();
+    console.log(
+      `\n### The index alone: a page of 20 at ${r.docs.toLocaleString('en')} documents of 1–20 KB (load ${r.load}; built in ${(r.buildMs / 1000).toFixed(0)} s)\n\n| query | top-k p50 / p95 ms | full sort p50 / p95 ms | CPU p50 top-k / full sort ms | top-k partial |\n|---|---:|---:|---:|---:|`,
+    );
+    for (const [kind, k] of Object.entries(r.kinds)) {
+      console.log(
+        `| ${kind} | ${k.topP50.toFixed(1)} / ${k.topP95.toFixed(1)} | ${k.fullP50.toFixed(1)} / ${k.fullP95.toFixed(1)} | ${k.topCpuP50.toFixed(1)} / ${k.fullCpuP50.toFixed(1)} | ${k.partial} of ${r.rounds} |`,
+      );
+    }
+    for (const [kind, k] of Object.entries(r.kinds)) check(`index: ${kind}, a page's CPU p50 ≤ 10 ms`, k.topCpuP50 <= 10, `${k.topCpuP50.toFixed(1)} ms`);
+    return r;
+  },
+  'grep-scan': async () => {
+    const { grepScanBench } = await import('./grepScan.mjs');
+    const r = await grepScanBench();
+    console.log(
+      `\n### grep's worker alone: literal prefilter ÷ line by line (median of 3, interleaved; load ${r.load})\n\n| case | matches | prefilter ms (CPU) | line by line ms (CPU) | GNU grep -c ms |\n|---|---:|---:|---:|---:|`,
+    );
+    for (const c of r.cases) {
+      console.log(
+        `| ${c.name} | ${c.matches.toLocaleString('en')} | ${c.fastMs.toFixed(0)} (${c.fastCpuMs.toFixed(0)}) | ${c.slowMs.toFixed(0)} (${c.slowCpuMs.toFixed(0)}) | ${c.gnuMs.toFixed(0)} |`,
+      );
+    }
+    const log = r.cases[0];
+    check(
+      'grep: a literal in a 100 MB log, CPU ≤ 3 × GNU grep -c',
+      log.fastCpuMs <= 3 * log.gnuMs,
+      `${log.fastCpuMs.toFixed(0)} vs ${log.gnuMs.toFixed(0)} ms`,
+    );
+    return r;
+  },
   compaction: async () => {
     const { compactionBench } = await import('./compaction.mjs');
     const { runs } = await compactionBench();

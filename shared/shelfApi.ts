@@ -171,6 +171,8 @@ export interface SearchResults {
   notSearched: string[];
   /** Some files were not indexed: the index holds its most. */
   full: boolean;
+  /** The query read only its first postings (a query's work is capped): other files may match too. */
+  partial?: boolean;
 }
 
 export interface ClientInfo {

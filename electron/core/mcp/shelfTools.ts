@@ -295,6 +295,7 @@ async function runTool(
           ? `The index is still being built (${page.indexed.toLocaleString('en')} files indexed, ${page.pending.toLocaleString('en')} to go): results may be incomplete.`
           : '',
         page.notSearched.length > 0 ? `Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}` : '',
+        page.partial ? 'Partial results: the query matches too much to rank in full; add words, a folder or a glob to narrow it.' : '',
         page.full
           ? `The search index is full (it holds at most ${index.maxFiles.toLocaleString('en')} files): some files are not searched; list_resources and read_resource still reach them.`
           : '',
@@ -317,6 +318,7 @@ async function runTool(
           indexing: page.pending > 0,
           ...(page.notSearched.length > 0 ? { notSearched: page.notSearched } : {}),
           ...(page.full ? { indexFull: true } : {}),
+          ...(page.partial ? { partial: true } : {}),
         },
       };
     }

@@ -22,11 +22,34 @@
  * halfway, and words were then found in the wrong files.
  */
 
+import { tokens } from './identifierWords.js';
 import { checkIndex, type IndexState } from './indexConsistency.js';
+import { type Postings, QueryScorer, RankHeap } from './queryScoring.js';
+
+export { tokens };
 
 export interface IndexedHit {
   key: string;
   score: number;
+}
+
+export interface TopOptions {
+  /** Best documents skipped first (the pages before). */
+  offset?: number;
+  /** Only documents whose key it accepts count (and are counted in `total`). */
+  accept?: ((key: string) => boolean) | null;
+  /** Postings a query reads at most (tests make it small). */
+  maxScanned?: number;
+}
+
+export interface TopPage {
+  hits: IndexedHit[];
+  /** Documents matching (accepted) among the postings read. */
+  total: number;
+  /** Postings read. */
+  scanned: number;
+  /** The query read only part of its postings (MAX_SCANNED): other documents may match too. */
+  partial: boolean;
 }
 
 /** Where a term is looked up: whole words, or every word starting with a prefix. */
@@ -35,9 +58,6 @@ export interface QueryPart {
   prefix: boolean;
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
-/** Longer tokens (hashes, base64) are not words anyone searches for. */
-const MAX_TOKEN = 64;
 const TF_BITS = 256;
 /** Slots a posting can name in a Uint32Array (slot × 256 + 255 < 2³²). */
 const MAX_SLOTS = 2 ** 24;
@@ -49,6 +69,11 @@ const TYPED_FROM = 512;
  * times a posting's check (steps of 16,000 one-posting terms took 40–80 ms).
  */
 const DROP_COST = 128;
+/**
+ * Postings a query reads at most, over all its parts: some 10 ms of
+ * scoring on a busy machine; four common words at 250,000 files fit.
+ */
+export const MAX_SCANNED = 1_000_000;
 /** A prefix expands to at most this many terms (the most frequent win when there are more). */
 const MAX_EXPANSION = 256;
 
@@ -66,17 +91,6 @@ export interface SweepOptions {
 }
 
 const DEFAULT_SWEEP: SweepOptions = { fromDocs: 10_000, fromPostings: 1 << 20, perAdd: 256 };
-const K1 = 1.2;
-const B = 0.75;
-
-/** The words of a text as the index keeps them: lowercased runs of letters, digits and _. */
-export function tokens(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(WORD)) if (m[0].length <= MAX_TOKEN) out.push(m[0]);
-  return out;
-}
-
-type Postings = number[] | Uint32Array;
 
 /** A free term id's postings: one shared array (frozen: a new term gets an array of its own), so dropping terms allocates nothing. */
 const NO_POSTINGS: number[] = Object.freeze([]) as unknown as number[];
@@ -120,6 +134,9 @@ export class InvertedIndex {
   private sweep: Sweep | null = null;
   /** Sorted terms, for prefixes; rebuilt on demand after terms were added (a dropped term is skipped). */
   private sortedTerms: string[] | null = null;
+  /** 1 for each live slot (what the scoring loop checks, cheaper than docKeys). */
+  private alive = new Uint8Array(0);
+  private readonly scorer = new QueryScorer();
 
   constructor(private readonly sweepOptions: SweepOptions = DEFAULT_SWEEP) {}
 
@@ -154,6 +171,7 @@ export class InvertedIndex {
     const doc = this.takeSlot();
     this.remove(key);
     this.docKeys[doc] = key;
+    this.setAlive(doc, true);
     this.docLength[doc] = length;
     this.docPostings[doc] = counts.size;
     this.docSeq[doc] = this.added++;
@@ -170,6 +188,7 @@ export class InvertedIndex {
     if (doc === undefined) return false;
     this.docOf.delete(key);
     this.docKeys[doc] = null;
+    this.setAlive(doc, false);
     this.totalLength -= this.docLength[doc] as number;
     this.livePostings -= this.docPostings[doc] as number;
     this.dyingPostings += this.docPostings[doc] as number;
@@ -208,52 +227,72 @@ export class InvertedIndex {
 
   /**
    * Documents holding every part, best first (BM25; a prefix scores as its
-   * best-matching word). `accept` filters by key before scoring ends.
+   * best-matching word), every one of them sorted: the reference top() is
+   * tested against. `accept` filters by key before scoring ends.
    */
-  search(parts: readonly QueryPart[], accept: (key: string) => boolean = () => true): IndexedHit[] {
-    if (parts.length === 0 || this.docOf.size === 0) return [];
-    const n = this.docOf.size;
-    const avg = this.totalLength / n || 1;
-    const groups = parts.map((p) => (p.prefix ? this.expand(p.term) : [this.termIds.get(p.term)].filter((id): id is number => id !== undefined)));
-    if (groups.some((g) => g.length === 0)) return [];
-    // The rarest part first: only its documents can match, so the others only add to those.
-    const order = groups.map((g, i) => ({ i, df: g.reduce((s, id) => s + (this.df[id] as number), 0) })).sort((a, b) => a.df - b.df);
-    const docs = this.docKeys.length;
-    const score = new Float64Array(docs);
-    const matched = new Uint8Array(docs);
-    const best = new Float64Array(docs);
-    for (let step = 0; step < order.length; step++) {
-      const group = groups[order[step]!.i] as number[];
-      const touched: number[] = [];
-      for (const id of group) {
-        const idf = Math.log(1 + (n - (this.df[id] as number) + 0.5) / ((this.df[id] as number) + 0.5));
-        const list = this.postings[id] as Postings;
-        const len = list instanceof Uint32Array ? (this.typedLength[id] as number) : list.length;
-        for (let j = 0; j < len; j++) {
-          const v = list[j] as number;
-          const doc = Math.floor(v / TF_BITS);
-          if (matched[doc] !== step || this.docKeys[doc] === null) continue;
-          const tf = v % TF_BITS;
-          const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * (this.docLength[doc] as number)) / avg));
-          if (best[doc] === 0) touched.push(doc);
-          if (s > (best[doc] as number)) best[doc] = s;
-        }
-      }
-      for (const doc of touched) {
-        matched[doc] = step + 1;
-        score[doc] = (score[doc] as number) + (best[doc] as number);
-        best[doc] = 0;
-      }
-    }
+  search(parts: readonly QueryPart[], accept: ((key: string) => boolean) | null = null): IndexedHit[] {
     const found: number[] = [];
-    for (let doc = 0; doc < docs; doc++) {
-      if (matched[doc] !== order.length) continue;
-      const key = this.docKeys[doc];
-      if (key !== null && key !== undefined && accept(key)) found.push(doc);
-    }
+    this.score(parts, Infinity, (doc) => {
+      if (accept === null || accept(this.docKeys[doc] as string)) found.push(doc);
+    });
+    const score = this.scorer.scores;
     const seq = this.docSeq;
     found.sort((a, b) => (score[b] as number) - (score[a] as number) || (seq[a] as number) - (seq[b] as number));
     return found.map((doc) => ({ key: this.docKeys[doc] as string, score: score[doc] as number }));
+  }
+
+  /**
+   * The page of `k` best documents after the first `offset`, in search()'s
+   * order (ties: the earlier added first), without sorting every match: a
+   * bounded heap keeps the best offset + k. A query reads at most
+   * MAX_SCANNED postings (`scanned`); past that the matches are those of
+   * the postings read, and `partial` says so.
+   */
+  top(parts: readonly QueryPart[], k: number, options: TopOptions = {}): TopPage {
+    const offset = options.offset ?? 0;
+    const accept = options.accept ?? null;
+    this.scorer.grow(this.docKeys.length); // before taking the scores array: growing replaces it
+    const score = this.scorer.scores;
+    const heap = new RankHeap(Math.min(Math.max(0, offset + k), this.docOf.size), score, this.docSeq);
+    let total = 0;
+    const { scanned, partial } = this.score(parts, options.maxScanned ?? MAX_SCANNED, (doc) => {
+      if (accept !== null && !accept(this.docKeys[doc] as string)) return;
+      total++;
+      heap.offer(doc);
+    });
+    const hits = heap
+      .sorted()
+      .slice(offset)
+      .map((doc) => ({ key: this.docKeys[doc] as string, score: score[doc] as number }));
+    return { hits, total, scanned, partial };
+  }
+
+  /** The documents holding every part, scored into the scorer's scores, to `found` in no order. */
+  private score(parts: readonly QueryPart[], budget: number, found: (doc: number) => void): { scanned: number; partial: boolean } {
+    if (parts.length === 0 || this.docOf.size === 0) return { scanned: 0, partial: false };
+    const groups = parts.map((p) => (p.prefix ? this.expand(p.term) : [this.termIds.get(p.term)].filter((id): id is number => id !== undefined)));
+    if (groups.some((g) => g.length === 0)) return { scanned: 0, partial: false };
+    this.scorer.grow(this.docKeys.length);
+    const view = {
+      postings: this.postings,
+      typedLength: this.typedLength,
+      df: this.df,
+      docLength: this.docLength,
+      alive: this.alive,
+      live: this.docOf.size,
+      totalLength: this.totalLength,
+    };
+    return this.scorer.score(view, groups, budget, found);
+  }
+
+  /** Marks a slot live or dead in `alive` (grown by doubling), which the scoring loop reads instead of the keys. */
+  private setAlive(doc: number, live: boolean): void {
+    if (doc >= this.alive.length) {
+      const grown = new Uint8Array(Math.max(doc + 1, 2 * this.alive.length, 1024));
+      grown.set(this.alive);
+      this.alive = grown;
+    }
+    this.alive[doc] = live ? 1 : 0;
   }
 
   /** A slot freed by a sweep, or a new one; when all 2²⁴ are taken, a sweep in one go frees the dead ones. */

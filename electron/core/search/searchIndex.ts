@@ -345,19 +345,27 @@ export class SearchIndex {
     return this.turns.run(async () => {
       const folders = new Map(this.library.list().map((f) => [f.id, f]));
       const parts = [...q.words.map((term) => ({ term, prefix: false })), ...q.prefixes.map((term) => ({ term, prefix: true }))];
-      const ranked = this.index.search(parts, (id) => {
-        const d = this.docs.get(id);
-        const f = d ? folders.get(d.folderId) : undefined;
-        if (!d || !f) return false;
-        if (options.folder && !options.folder(f.root)) return false;
-        if (options.skipFolder?.(f.root)) return false;
-        return !glob || glob(d.rel);
-      });
+      // Folders decide most filters once, not per hit: only a glob, or some folders in and some out, needs each hit's key.
+      const searched = new Set(
+        [...folders.values()].filter((f) => (!options.folder || options.folder(f.root)) && !options.skipFolder?.(f.root)).map((f) => f.id),
+      );
+      const everyFolder = searched.size === folders.size;
+      const accept =
+        everyFolder && !glob
+          ? null
+          : (id: string) => {
+              const d = this.docs.get(id);
+              return d !== undefined && searched.has(d.folderId) && (!glob || glob(d.rel));
+            };
+      // A page needs its own hits; a phrase page checks up to MAX_CHECKED of them in the files.
+      const top = searched.size === 0 ? null : this.index.top(parts, q.phrases.length > 0 ? MAX_CHECKED : limit, { offset, accept });
+      const ranked = top?.hits ?? [];
+      const total = top?.total ?? 0;
       const hits: SearchHit[] = [];
-      let i = offset;
+      let i = 0;
       let bytes = 0;
       let sliceEnd = performance.now() + CHECK_SLICE_MS;
-      for (let checked = 0; i < ranked.length && hits.length < limit && checked < MAX_CHECKED && bytes < MAX_CHECKED_BYTES; i++, checked++) {
+      for (; i < ranked.length && hits.length < limit && i < MAX_CHECKED && bytes < MAX_CHECKED_BYTES; i++) {
         if (performance.now() > sliceEnd) {
           await yieldToClients();
           sliceEnd = performance.now() + CHECK_SLICE_MS;
@@ -380,7 +388,14 @@ export class SearchIndex {
         const where = snippetOf(text, q) ?? { line: 1, snippet: '' };
         hits.push({ uri, fileUri, folder: folder.root, path: d.rel, score: Math.round(r.score * 100) / 100, ...where });
       }
-      return { hits, total: ranked.length, ...(i < ranked.length ? { nextCursor: Buffer.from(String(i)).toString('base64url') } : {}), ...status };
+      const next = offset + i;
+      return {
+        hits,
+        total,
+        ...(next < total ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}),
+        ...status,
+        ...(top?.partial ? { partial: true } : {}),
+      };
     });
   }
 

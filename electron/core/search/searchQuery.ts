@@ -1,4 +1,5 @@
 import { escapeSnippet } from '../../../shared/snippetMarks.js';
+import { queryWords } from './identifierWords.js';
 
 /**
  * A search as people type it: words (all must match), `prefix*` words, and
@@ -12,7 +13,7 @@ export interface ParsedQuery {
   terms: string[];
 }
 
-/** Query terms are words as the index tokenizes them: letters and digits. */
+/** Words of a phrase, lowercased (the phrase itself is checked in the text). */
 const WORD = /[\p{L}\p{N}_]+/gu;
 
 export function parseQuery(input: string): ParsedQuery {
@@ -25,10 +26,11 @@ export function parseQuery(input: string): ParsedQuery {
   const prefixes: string[] = [];
   for (const raw of rest.split(/\s+/)) {
     if (!raw) continue;
-    const starred = raw.endsWith('*');
-    for (const w of raw.toLowerCase().match(WORD) ?? []) (starred ? prefixes : words).push(w);
+    // A prefix is looked up as written (the index keeps whole identifiers too); a word as the index splits it.
+    if (raw.endsWith('*')) for (const w of raw.toLowerCase().match(WORD) ?? []) prefixes.push(w);
+    else for (const w of queryWords(raw)) words.push(w);
   }
-  for (const p of phrases) for (const w of p.match(WORD) ?? []) words.push(w);
+  for (const p of phrases) for (const w of queryWords(p)) words.push(w);
   return { words, prefixes, phrases, terms: [...new Set([...words, ...prefixes])] };
 }
 

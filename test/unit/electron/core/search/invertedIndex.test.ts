@@ -63,7 +63,7 @@ describe('InvertedIndex', () => {
   });
 
   it('tokenizes letters, digits and underscores in any script, and drops tokens longer than 64', () => {
-    expect(tokens('Größe: 12 μέτρα, snake_case and ' + 'x'.repeat(65))).toEqual(['größe', '12', 'μέτρα', 'snake_case', 'and']);
+    expect(tokens('Größe: 12 μέτρα, snake_case and ' + 'x'.repeat(65))).toEqual(['größe', '12', 'μέτρα', 'snake_case', 'snake', 'case', 'and']);
   });
 });
 
@@ -333,6 +333,80 @@ describe('InvertedIndex sweeps', () => {
   });
 });
 
+describe('InvertedIndex top-k', () => {
+  /** A random corpus: few words, so scores tie often; some documents removed, so dead slots sit among the postings. */
+  const corpus = fc.record({
+    docs: fc.array(fc.array(fc.integer({ min: 0, max: 11 }), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 120 }),
+    removed: fc.array(fc.nat(), { maxLength: 20 }),
+    twins: fc.integer({ min: 0, max: 20 }),
+  });
+  const query = fc.array(fc.record({ w: fc.integer({ min: 0, max: 11 }), prefix: fc.boolean() }), { minLength: 1, maxLength: 3 });
+  const vocab = ['otter', 'otters', 'seal', 'sealion', 'swim', 'river', 'riverbank', 'fish', 'fishing', 'kelp', 'sea', 'seabed'];
+  const build = (c: { docs: number[][]; removed: number[]; twins: number }) => {
+    const ix = new InvertedIndex({ fromDocs: 3, fromPostings: 20, perAdd: 2 });
+    c.docs.forEach((d, i) => ix.add(`d${i}`, d.map((w) => vocab[w]).join(' ')));
+    // Identical documents: equal scores, ranked in the order they were added.
+    for (let t = 0; t < c.twins; t++) ix.add(`twin${t}`, vocab.slice(0, 4).join(' '));
+    for (const r of c.removed) ix.remove(`d${r % c.docs.length}`);
+    return ix;
+  };
+
+  it("gives a full sort's page, ties broken the same, for any page, filter and query on random corpora", () => {
+    fc.assert(
+      fc.property(
+        corpus,
+        query,
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.option(fc.integer({ min: 2, max: 5 })),
+        (c, q, offset, k, mod) => {
+          const ix = build(c);
+          const parts = q.map(({ w, prefix }) => ({ term: prefix ? (vocab[w] as string).slice(0, 3) : (vocab[w] as string), prefix }));
+          const accept = mod === null ? null : (key: string) => key.length % mod !== 0;
+          // top() first: on a fresh index its scratch is grown by this very query.
+          const page = ix.top(parts, k, { offset, accept });
+          const all = ix.search(parts, accept);
+          expect(page.hits).toEqual(all.slice(offset, offset + k));
+          expect(page.total).toBe(all.length);
+          expect(page.partial).toBe(false);
+          // The same query again gives the same page (the scratch is clean between queries).
+          expect(ix.top(parts, k, { offset, accept }).hits).toEqual(page.hits);
+        },
+      ),
+      { seed: 4242, numRuns: 400 },
+    );
+  });
+
+  it('reads at most maxScanned postings, says the page is partial, and gives only real matches, best first', () => {
+    const ix = new InvertedIndex();
+    for (let i = 0; i < 500; i++) ix.add(`n${i}`, `${'common '.repeat(1 + (i % 7))}${i % 3 === 0 ? 'rare' : ''}`);
+    const full = ix.top(words('common', 'rare'), 10);
+    expect(full).toMatchObject({ total: 167, partial: false, scanned: 667 });
+    const capped = ix.top(words('common', 'rare'), 10, { maxScanned: 300 });
+    expect(capped.partial).toBe(true);
+    expect(capped.scanned).toBeLessThanOrEqual(300);
+    expect(capped.total).toBeGreaterThan(0);
+    expect(capped.total).toBeLessThan(167);
+    const reference = new Map(ix.search(words('common', 'rare')).map((h) => [h.key, h.score]));
+    for (const h of capped.hits) expect(reference.get(h.key)).toBe(h.score);
+    expect(capped.hits.map((h) => h.score)).toEqual([...capped.hits.map((h) => h.score)].sort((a, b) => b - a));
+    // A prefix's most frequent words are read first: a cut leaves out the rarest.
+    const px = new InvertedIndex();
+    for (let i = 0; i < 50; i++) px.add(`p${i}`, i < 40 ? 'kelpie' : `kelp${i}`);
+    const cut = px.top([{ term: 'kelp', prefix: true }], 100, { maxScanned: 40 });
+    expect(cut).toMatchObject({ partial: true, total: 40, scanned: 40 });
+    expect(cut.hits.every((h) => Number(h.key.slice(1)) < 40)).toBe(true);
+  });
+
+  it('a cursor past every match gives an empty page, and k 0 still counts', () => {
+    const ix = new InvertedIndex();
+    for (let i = 0; i < 5; i++) ix.add(`k${i}`, 'otter');
+    expect(ix.top(words('otter'), 10, { offset: 1_000_000_000 })).toMatchObject({ hits: [], total: 5 });
+    expect(ix.top(words('otter'), 0)).toMatchObject({ hits: [], total: 5 });
+    expect(ix.top(words('penguin'), 10)).toMatchObject({ hits: [], total: 0, partial: false });
+  });
+});
+
 describe('search queries', () => {
   it('parses words, "phrases" and prefixes*', () => {
     expect(parseQuery('Otter "sea lion" sanct*')).toEqual({
@@ -354,5 +428,59 @@ describe('search queries', () => {
     expect(snippetOf('# Title\nnothing\nThe otter sanctuary opened.\nAn otter.', q)).toEqual({ line: 3, snippet: 'The **otter** **sanctuary** opened.' });
     // The file's own asterisks (Markdown bold, a glob) are escaped: only matches read as **bold**.
     expect(snippetOf('**Note:** the otter ate *.fish', parseQuery('otter'))?.snippet).toBe('\\*\\*Note:\\*\\* the **otter** ate \\*.fish');
+  });
+});
+
+describe('code identifiers (issue 39 item 8)', () => {
+  it('splits snake_case and camelCase, keeps the whole identifier, and keeps digits with their letters', () => {
+    expect(tokens('compute_invoice_total computeInvoiceTotal')).toEqual([
+      'compute_invoice_total',
+      'compute',
+      'invoice',
+      'total',
+      'computeinvoicetotal',
+      'compute',
+      'invoice',
+      'total',
+    ]);
+    expect(tokens('HTTPServer parseV2Config base64Encode utf8 sha256 2fa __init__ MAX_SIZE')).toEqual([
+      'httpserver',
+      'http',
+      'server',
+      'parsev2config',
+      'parse',
+      'v2',
+      'config',
+      'base64encode',
+      'base64',
+      'encode',
+      'utf8',
+      'sha256',
+      '2fa',
+      '__init__',
+      'max_size',
+      'max',
+      'size',
+    ]);
+    // __init__ has one part: the word itself, nothing more. Words of scripts without case stay whole.
+    expect(tokens('日本語 Ünïcode_Straße getДанные')).toEqual(['日本語', 'ünïcode_straße', 'ünïcode', 'straße', 'getданные', 'get', 'данные']);
+  });
+
+  it('a query word is split the same way: either spelling finds both, and the words alone find them too', () => {
+    const ix = new InvertedIndex();
+    ix.add('billing.py', 'def compute_invoice_total(lines):\n    return sum(lines)');
+    ix.add('billing.ts', 'export function computeInvoiceTotal(lines: number[]) {}');
+    ix.add('README.md', 'The invoice shows a total.');
+    ix.add('other.ts', 'const computeTax = 1;');
+    const keys = (q: string) =>
+      ix
+        .search([...parseQuery(q).words.map((term) => ({ term, prefix: false })), ...parseQuery(q).prefixes.map((term) => ({ term, prefix: true }))])
+        .map((h) => h.key)
+        .sort();
+    expect(keys('invoice total')).toEqual(['README.md', 'billing.py', 'billing.ts']);
+    expect(keys('computeInvoiceTotal')).toEqual(['billing.py', 'billing.ts']);
+    expect(keys('compute_invoice_total')).toEqual(['billing.py', 'billing.ts']);
+    expect(keys('computeInv*')).toEqual(['billing.ts']);
+    expect(keys('compute')).toEqual(['billing.py', 'billing.ts', 'other.ts']);
   });
 });
