@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import { docx } from '../../test/support/documents.js';
 import { makeTree } from '../../test/support/fixtures.js';
 import { seriousViolations } from './axeCheck.js';
