@@ -11,12 +11,13 @@ import { ShelfError } from '../base/shelfError.js';
 import type { ClientChanges } from '../changes/clientChanges.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
 import type { Library } from '../library/library.js';
-import type { ListedResource } from '../library/resourceListing.js';
+import type { PublishedFolder } from '../library/publishedFolder.js';
 import { changeRefused } from '../library/safeWrite.js';
 import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
 import { DEFAULT_MATCHES, type Grep, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { CHANGE_TOOL_NAMES, EditArgs, runChangeTool, WriteArgs } from './changeTools.js';
+import { listResourcesResult } from './listTool.js';
 
 /**
  * The read-only tools, for clients whose model reaches files only through
@@ -35,6 +36,7 @@ const ListArgs = z
   .object({
     folder: folderArg,
     glob: globArg('Only paths matching this glob, relative to the folder (e.g. "**/*.md"; without a "/" it matches file names)'),
+    modified_since: z.iso.datetime({ offset: true }).optional().describe('Only files changed at or after this time (ISO 8601, e.g. "2026-11-30T00:00:00Z")'),
     cursor: z.string().max(4096).optional().describe('nextCursor from the previous page'),
   })
   .strict();
@@ -182,18 +184,17 @@ function folderFilter(library: Library, folder: string | undefined): (root: stri
   return (root) => set.has(root);
 }
 
-const TOOL_PAGE_SIZE = 1000;
+/** Which files a listing takes: the chosen folders', whose path matches the glob, changed since the time (when given). */
+function listFilter(library: Library, a: { folder?: string | undefined; glob?: string | undefined; modified_since?: string | undefined }) {
+  const inFolder = folderFilter(library, a.folder);
+  const matches = matcher(a.glob);
+  const since = a.modified_since === undefined ? null : Date.parse(a.modified_since);
+  return (f: PublishedFolder, rel: string) => inFolder(f.root) && matches(rel) && (since === null || (f.get(rel)?.mtimeMs ?? Number.NaN) >= since);
+}
 
-/** The chosen folders' resources whose path matches the glob, one page after `cursor` (a position, as in resources/list). */
-function matchingPage(
-  library: Library,
-  folder: string | undefined,
-  glob: string | undefined,
-  cursor: string | undefined,
-): { resources: ListedResource[]; nextCursor?: string } {
-  const inFolder = folderFilter(library, folder);
-  const matches = matcher(glob);
-  return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
+/** The arguments a model must give again with a cursor, named. */
+function sameArgs(a: Record<string, unknown>, names: readonly string[]): string {
+  return names.filter((n) => a[n] !== undefined).join(', ');
 }
 
 /** What the tools work with: client reads (asked about, recorded) and the searchers the search tools answer from (null: that tool is off). */
@@ -254,13 +255,12 @@ async function runTool(
   switch (name) {
     case 'list_resources': {
       const a = parse(ListArgs, args, name);
-      const { resources, nextCursor } = matchingPage(library, a.folder, a.glob, a.cursor);
-      const lines = resources.map((r) => `${r.uri}\t${r.mimeType}\t${r.size ?? '?'}`);
-      const more = nextCursor ? `\nMore files follow: call list_resources again with cursor "${nextCursor}" (and the same folder and glob).` : '';
-      return {
-        content: [{ type: 'text', text: `${resources.length} file(s) (URI, MIME type, bytes):\n${lines.join('\n')}${more}` }],
-        structuredContent: { resources, ...(nextCursor ? { nextCursor } : {}) },
-      };
+      return listResourcesResult(library, {
+        accept: listFilter(library, a),
+        cursor: a.cursor,
+        budget: reads.profile(who).textBudget,
+        same: sameArgs(a, ['folder', 'glob', 'modified_since']),
+      });
     }
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
