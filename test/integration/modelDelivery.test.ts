@@ -84,7 +84,7 @@ describe('what the tools give a model (issue 23)', () => {
     const { tools } = await client.listTools();
     // What a model is offered: the in-chat app's own tools are for the app (hosts keep them from the model).
     const forModel = tools.filter((t) => !(t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility?.every((v) => v === 'app'));
-    expect(forModel.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf']);
+    expect(forModel.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'list_directory', 'search_resources', 'grep_resources', 'browse_shelf']);
     const read = tools.find((t) => t.name === 'read_resource');
     expect(read?.description).toMatch(/offset/);
     expect(Object.keys(read?.inputSchema.properties ?? {})).toEqual(['uri', 'offset', 'limit', 'column', 'pages']);

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTree, uriOf } from '../support/fixtures.js';
@@ -57,6 +58,9 @@ describe('what a model gets, second pass (issue 39)', () => {
       '.env': 'SECRET=1\n',
       '.gitignore': 'ignored/\n',
       'ignored/x.txt': 'ignored\n',
+      'photo.png': await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+        .png()
+        .toBuffer(),
       ...longFiles,
     });
     other = await makeTree({ 'same.md': 'in the second folder\n', 'docs/guide.md': '# Guide\n' });
@@ -94,7 +98,7 @@ describe('what a model gets, second pass (issue 39)', () => {
     } while (cursor && pages < 20);
     expect(pages).toBeGreaterThan(1);
     expect(new Set(seen).size).toBe(seen.length);
-    expect(seen).toHaveLength(1500 + 8 + 2 - 3); // .env, .gitignore (dot files) and ignored/x.txt are never listed
+    expect(seen).toHaveLength(1500 + 9 + 2 - 3); // .env, .gitignore (dot files) and ignored/x.txt are never listed
     expect(seen).toContain(uriOf(root, 'notes/a.md'));
     expect(seen).not.toContain(uriOf(root, '.env'));
   });
@@ -110,4 +114,159 @@ describe('what a model gets, second pass (issue 39)', () => {
     const bad = await call('list_resources', { modified_since: 'last week' });
     expect(bad.isError).toBe(true);
   });
+
+  it('list_directory: the folders; a folder’s entries, directories first, with kind, size, modified and counts; read-only', async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'list_directory');
+    expect(tool?.annotations).toMatchObject({ readOnlyHint: true });
+    const top = await call('list_directory', {});
+    const folders = (top.structuredContent as { folders: Array<{ name: string; path: string }> }).folders;
+    expect(folders.map((f) => f.path)).toEqual([root, other]);
+    const name = path.basename(root);
+    const listed = await call('list_directory', { path: name });
+    expect(listed.isError).toBeFalsy();
+    const entries = (listed.structuredContent as { entries: Array<{ path: string; kind: string; entries?: number; size?: number; modified?: string }> })
+      .entries;
+    // Directories first (ignored/ holds only ignored files: not shown), then files; never .env or .gitignore.
+    expect(entries.map((e) => e.path)).toEqual([LONG.split('/')[0] + '/', 'notes/', 'photo.png', 'same.md', 'unique-name.txt']);
+    expect(entries[1]).toEqual({ path: 'notes/', kind: 'dir', entries: 3 });
+    expect(entries[3]).toMatchObject({ kind: 'file', size: 20, modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(textOf(listed)).toContain(`${name}/notes/\tdir\t3 entries`);
+    // A path it gives goes back to it (and to read_resource) as it is.
+    const notes = await call('list_directory', { path: `${name}/notes` });
+    expect((notes.structuredContent as { entries: Array<{ path: string }> }).entries.map((e) => e.path)).toEqual(['notes/sub/', 'notes/a.md', 'notes/old.md']);
+    const read = await call('read_resource', { uri: `${name}/notes/a.md` });
+    expect(textOf(read)).toContain('alpha');
+    const file = await call('list_directory', { path: `${name}/notes/a.md` });
+    expect(file.isError).toBe(true);
+  });
+
+  it('list_directory: a tree to a depth, within the budget, page after page with a cursor, every entry once', async () => {
+    const name = path.basename(root);
+    const shallow = await call('list_directory', { path: name, depth: 2 });
+    const paths = (shallow.structuredContent as { entries: Array<{ path: string }> }).entries.map((e) => e.path);
+    expect(paths.slice(0, 2)).toEqual([LONG.split('/')[0] + '/', LONG.slice(0, -1).split('/').slice(0, 2).join('/') + '/']);
+    expect(paths).toContain('notes/sub/');
+    expect(paths).toContain('notes/a.md');
+    expect(paths).not.toContain('notes/sub/b.md');
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await call('list_directory', { path: name, depth: 5, ...(cursor ? { cursor } : {}) });
+      expect(page.isError).toBeFalsy();
+      expect(sizeOf(page)).toBeLessThanOrEqual(100_000);
+      const s = page.structuredContent as { entries: Array<{ path: string }>; nextCursor?: string };
+      seen.push(...s.entries.map((e) => e.path));
+      cursor = s.nextCursor;
+      if (cursor) expect(textOf(page)).toContain(`cursor "${cursor}"`);
+      pages++;
+    } while (cursor && pages < 20);
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(seen).size).toBe(seen.length);
+    // 2 long directories, their 1,500 files; notes/, notes/sub/ and their 3 files; 3 files at the top.
+    expect(seen).toHaveLength(2 + 1500 + 2 + 3 + 3);
+    expect(seen.filter((p) => p.endsWith('/'))).toEqual([LONG.split('/')[0] + '/', LONG, 'notes/', 'notes/sub/']);
+    expect(seen).not.toContain('.env');
+    const bad = await call('list_directory', { path: path.basename(other), cursor: 'bogus' });
+    expect(bad.isError).toBe(true);
+  });
+
+  it('paths as a person says them: absolute, folder-relative, a unique bare name; otherwise the candidates, never outside', async () => {
+    const name = path.basename(root);
+    expect(textOf(await call('read_resource', { uri: path.join(root, 'notes/a.md') }))).toContain('alpha');
+    expect(textOf(await call('read_resource', { uri: 'notes/a.md' }))).toContain('alpha'); // a path one folder has
+    expect(textOf(await call('read_resource', { uri: `${name}/unique-name.txt` }))).toContain('only one of me');
+    expect(textOf(await call('read_resource', { uri: 'unique-name.txt' }))).toContain('only one of me');
+    expect(textOf(await call('read_resource', { uri: 'b.md' }))).toContain('# B');
+    // Two folders have same.md: the error names both, by URI.
+    const two = await call('read_resource', { uri: 'same.md' });
+    expect(two.isError).toBe(true);
+    expect(textOf(two)).toContain(uriOf(root, 'same.md'));
+    expect(textOf(two)).toContain(uriOf(other, 'same.md'));
+    expect(textOf(two)).toContain('file://');
+    // Nothing by that name: the error says what is wanted.
+    const none = await call('read_resource', { uri: 'nowhere.md' });
+    expect(none.isError).toBe(true);
+    expect(textOf(none)).toMatch(/file:\/\/ URI/);
+    // The same checks as a URI: hidden and secret files, paths outside, a way out by "..".
+    for (const said of [
+      path.join(root, '.env'),
+      `${name}/.env`,
+      '.env',
+      path.join(root, 'ignored/x.txt'),
+      '/etc/passwd',
+      `${name}/../../etc/passwd`,
+      '../etc/passwd',
+    ]) {
+      const res = await call('read_resource', { uri: said });
+      expect(res.isError, said).toBe(true);
+      expect(textOf(res)).not.toContain('SECRET');
+      expect(textOf(res)).not.toContain('root:');
+    }
+    expect(textOf(await call('read_resource', { uri: '/etc/passwd' }))).toContain('not inside a published folder');
+    // list_directory and grep_resources take the same paths.
+    const dir = await call('list_directory', { path: path.join(root, 'notes') });
+    expect((dir.structuredContent as { entries: Array<{ path: string }> }).entries.map((e) => e.path)).toContain('notes/a.md');
+    const grep = await call('grep_resources', { pattern: 'alpha|only one', path: `${name}/notes` });
+    expect((grep.structuredContent as { files: Array<{ uri: string }> }).files.map((f) => f.uri)).toEqual([uriOf(root, 'notes/a.md')]);
+    const grepFile = await call('grep_resources', { pattern: 'in the', path: uriOf(other, 'same.md') });
+    expect((grepFile.structuredContent as { files: Array<{ uri: string }> }).files.map((f) => f.uri)).toEqual([uriOf(other, 'same.md')]);
+  });
+
+  it('the tools a model is told about: instructions name them; descriptions speak of tools and state the client’s own budget', async () => {
+    const instructions = client.getInstructions() ?? '';
+    for (const tool of ['list_directory', 'list_resources', 'read_resource', 'search_resources', 'grep_resources']) expect(instructions).toContain(tool);
+    expect(instructions).not.toMatch(/resources\/(list|read)/);
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'list_resources')?.description).not.toContain('resources/list');
+    expect(tools.find((t) => t.name === 'read_resource')?.description).toContain('at most about 100,000 characters');
+    const claudeCode = await connect(shelf, 'claude-code');
+    try {
+      const read = (await claudeCode.listTools()).tools.find((t) => t.name === 'read_resource');
+      expect(read?.description).toContain('at most about 75,000 characters');
+      expect(read?.description).not.toContain('100,000');
+    } finally {
+      await claudeCode.close();
+    }
+  });
+
+  it('the app’s own tools only to clients that show apps (declared, or known to); still callable there', async () => {
+    const names = async (c: V2Client) => (await c.listTools()).tools.map((t) => t.name);
+    // This client declares no app support: browse_shelf (which answers in text), none of the view's tools.
+    expect(await names(client)).toEqual(['list_resources', 'read_resource', 'list_directory', 'search_resources', 'grep_resources', 'browse_shelf']);
+    const claudeCode = await connect(shelf, 'claude-code');
+    const withApps = await connect(shelf, 'an-app-host', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } });
+    const vscode = await connect(shelf, 'Visual Studio Code');
+    try {
+      expect((await names(claudeCode)).filter((n) => n.startsWith('shelf_app_'))).toEqual([]);
+      for (const c of [withApps, vscode])
+        expect((await names(c)).filter((n) => n.startsWith('shelf_app_'))).toEqual([
+          'shelf_app_list',
+          'shelf_app_find',
+          'shelf_app_search',
+          'shelf_app_read',
+          'shelf_app_changes',
+        ]);
+      const listed = await call('shelf_app_list', {}, withApps);
+      expect(listed.isError).toBeFalsy();
+      expect((listed.structuredContent as { folders: unknown[] }).folders).toHaveLength(2);
+    } finally {
+      await claudeCode.close();
+      await withApps.close();
+      await vscode.close();
+    }
+  });
+
+  it('images bounded by area as well as by the long side: a 4000×3000 photo goes out within 1.15 MP', async () => {
+    const res = await call('read_resource', { uri: uriOf(root, 'photo.png') });
+    const image = res.content.find((c) => c.type === 'image');
+    expect(image).toBeDefined();
+    const meta = await sharp(Buffer.from(image?.data as string, 'base64')).metadata();
+    expect(Math.max(meta.width, meta.height)).toBeLessThanOrEqual(1568);
+    expect(meta.width * meta.height).toBeLessThanOrEqual(1_150_000);
+    // Not smaller than it must be: the area is what bounds it here.
+    expect(meta.width * meta.height).toBeGreaterThan(1_100_000);
+    expect(meta.width / meta.height).toBeCloseTo(4 / 3, 2);
+  }, 120_000);
 });

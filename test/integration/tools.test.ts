@@ -37,20 +37,9 @@ describe('read-only tools that mirror the resources', () => {
     await rm(other, { recursive: true, force: true });
   });
 
-  it('lists the four tools, browse_shelf and the five of the in-chat app, each with a description and an input schema', async () => {
+  it('lists the five tools and browse_shelf (not the in-chat app’s own: this client shows no apps), each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([
-      'list_resources',
-      'read_resource',
-      'search_resources',
-      'grep_resources',
-      'browse_shelf',
-      'shelf_app_list',
-      'shelf_app_find',
-      'shelf_app_search',
-      'shelf_app_read',
-      'shelf_app_changes',
-    ]);
+    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'list_directory', 'search_resources', 'grep_resources', 'browse_shelf']);
     for (const t of tools) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema.type).toBe('object');

@@ -295,9 +295,9 @@ export class ModelReader {
           }
           return got === size ? bytes : bytes.slice(0, got);
         },
-        { maxSide: profile.imageMaxSide, maxBytes: profile.imageMaxBytes },
+        { maxSide: profile.imageMaxSide, maxPixels: profile.imageMaxPixels, maxBytes: profile.imageMaxBytes },
         party,
-        `${uri}\u0000${size}\u0000${opened.stat.mtimeMs}\u0000${profile.imageMaxSide}\u0000${profile.imageMaxBytes}`,
+        `${uri}\u0000${size}\u0000${opened.stat.mtimeMs}\u0000${profile.imageMaxSide}\u0000${profile.imageMaxPixels}\u0000${profile.imageMaxBytes}`,
       );
     } finally {
       closeSync(opened.fd);

@@ -159,12 +159,11 @@ export const APP_ONLY_TOOLS: Tool[] = [
 ];
 
 /**
- * The app's tools, listed to every client: hosts that show apps keep the
- * view's own tools from the model (their visibility says "app"). Listing
- * them only to clients that declare the extension would break the app in
- * hosts that show apps without declaring it (VS Code, late 2026); a client
- * that shows no app lists five tools more, whose descriptions send a model
- * to the others.
+ * The app's tools, for a client that shows apps (its profile says so:
+ * clientProfiles.ts, from the extension it declares or what it is known to
+ * do — VS Code shows apps without declaring it). Hosts keep the view's own
+ * tools from the model (their visibility says "app"); a client that shows
+ * no app is listed browse_shelf alone. Every one stays callable.
  */
 export const APP_TOOL_LIST: Tool[] = [BROWSE_SHELF_TOOL, ...APP_ONLY_TOOLS];
 

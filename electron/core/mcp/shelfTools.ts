@@ -14,10 +14,13 @@ import type { Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { changeRefused } from '../library/safeWrite.js';
 import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
-import { DEFAULT_MATCHES, type Grep, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
+import { DEFAULT_MATCHES, type Grep, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { CHANGE_TOOL_NAMES, EditArgs, runChangeTool, WriteArgs } from './changeTools.js';
+import { listDirectoryResult, MAX_DEPTH } from './directoryTool.js';
+import { grepPlace, grepText } from './grepTool.js';
 import { listResourcesResult } from './listTool.js';
+import { readUriOf } from './personPaths.js';
 
 /**
  * The read-only tools, for clients whose model reaches files only through
@@ -43,7 +46,13 @@ const ListArgs = z
 
 const ReadArgs = z
   .object({
-    uri: z.string().min(1).describe("The file's URI, as list_resources, search_resources or grep_resources give it"),
+    uri: z
+      .string()
+      .min(1)
+      .max(8192)
+      .describe(
+        'The file\'s URI, as list_resources, list_directory, search_resources or grep_resources give it; or its path: absolute (inside a published folder), a folder\'s name then the path in it ("notes/a.md"), or a file name only one file has',
+      ),
     offset: z
       .number()
       .int()
@@ -67,6 +76,28 @@ const ReadArgs = z
       .describe(
         'For a PDF, which pages: "3" or "2-5" (slides of a presentation, sheets of a workbook, chapters of a book, cells of a notebook, messages of a mailbox likewise)',
       ),
+  })
+  .strict();
+
+const DirectoryArgs = z
+  .object({
+    path: z
+      .string()
+      .max(8192)
+      .optional()
+      .describe(
+        'The directory: a published folder\'s name ("notes"), a path in it ("notes/2026/march"), an absolute path or a file:// URI. Absent: the published folders.',
+      ),
+    depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DEPTH)
+      .optional()
+      .describe(
+        `Levels to show: 1 (default) is the directory's own entries; more gives the tree below it, each directory followed by its entries (at most ${MAX_DEPTH})`,
+      ),
+    cursor: z.string().max(16_384).optional().describe('nextCursor from the previous call (with the same path and depth)'),
   })
   .strict();
 
@@ -94,6 +125,14 @@ const GrepArgs = z
     ignoreCase: z.boolean().optional().describe('Match letters in any case'),
     context: z.number().int().min(0).max(MAX_CONTEXT).optional().describe(`Lines to show before and after each match (0–${MAX_CONTEXT}, default 0)`),
     folder: folderArg,
+    path: z
+      .string()
+      .min(1)
+      .max(8192)
+      .optional()
+      .describe(
+        'Only this file or directory: a folder\'s name then the path in it ("notes/2026"), an absolute path inside a published folder, or a file:// URI (a glob then applies below it)',
+      ),
     glob: globArg('Only files whose path matches this glob (e.g. "**/*.log"; without a "/" it matches file names)'),
     maxResults: z
       .number()
@@ -117,7 +156,7 @@ export const SHELF_TOOLS: Tool[] = [
     name: 'list_resources',
     title: 'List published files',
     description:
-      "Lists the files MCP Shelf publishes (the same as resources/list), optionally one folder and a glob, a page at a time: each file's URI, type and size.",
+      "Lists the files in the published folders, a page at a time: each file's URI, type, size and modified time. Narrow it to one folder, a glob, or the files changed since a time (modified_since). To see a folder's directories, use list_directory.",
     inputSchema: schema(ListArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -130,6 +169,14 @@ export const SHELF_TOOLS: Tool[] = [
       'A PDF, Word, Excel, PowerPoint, OpenDocument, EPUB, RTF, Jupyter notebook or mail (.eml, .mbox) file comes as its extracted text (pages: "3" or "2-5" for PDF pages, slides, chapters, cells or messages); an HTML page comes as its markup, and its visible text is its URI with ?as=text. An image comes as an image you can see, scaled to fit. Other binary files are described in a line, not dumped.',
     ].join(' '),
     inputSchema: schema(ReadArgs),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'list_directory',
+    title: 'List a directory',
+    description:
+      'Lists one directory of a published folder: its directories first, then its files, each with kind, size, modified time and (a directory) how many entries it holds; with depth, the tree below it. Without a path: the published folders. Paths it gives go to read_resource and list_directory as they are. Hidden, ignored and secret files are never shown.',
+    inputSchema: schema(DirectoryArgs),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -149,6 +196,25 @@ export const SHELF_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 ];
+
+/** read_resource's description with the real budget of this client's profile (what a call gives it at most). */
+function readDescription(budget: number): string {
+  return (SHELF_TOOLS.find((t) => t.name === 'read_resource') as Tool).description?.replace(
+    'at most about 100,000 characters a call',
+    `at most about ${budget.toLocaleString('en')} characters (about ${Math.round(budget / CHARS_PER_TOKEN).toLocaleString('en')} tokens) a call`,
+  ) as string;
+}
+
+/**
+ * Characters a token is estimated at, for code and prose alike (Claude
+ * Code's 25,000-token cut is kept to 75,000 characters: clientProfiles.ts).
+ */
+export const CHARS_PER_TOKEN = 3;
+
+/** The read-only tools as this client is told about them: descriptions that state its own budget. */
+export function shelfToolsFor(profile: DeliveryProfile): Tool[] {
+  return SHELF_TOOLS.map((t) => (t.name === 'read_resource' ? { ...t, description: readDescription(profile.textBudget) } : t));
+}
 
 /** Bad arguments are the model's to fix, so they come back as a tool error it can read (SEP-1303), not a protocol error. */
 export function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
@@ -264,7 +330,12 @@ async function runTool(
     }
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
-      return reads.readForModel(a, who, via, cancel);
+      // A path becomes the URI of the file it names first; then the read takes the same checks as any URI.
+      return reads.readForModel({ ...a, uri: readUriOf(library, a.uri) }, who, via, cancel);
+    }
+    case 'list_directory': {
+      const a = parse(DirectoryArgs, args, name);
+      return listDirectoryResult(reads, a, reads.profile(who).textBudget);
     }
     case 'search_resources': {
       const a = parse(SearchArgs, args, name);
@@ -325,14 +396,16 @@ async function runTool(
       const grep = tools.grep ?? null;
       if (!grep) throw ShelfError.invalidParams('grep is not available on this shelf');
       const profile = reads.profile(who);
-      const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
+      const within = a.path === undefined ? null : grepPlace(library, a.path, a.glob);
+      const inFolder = within ? within.folder : a.folder ? folderFilter(library, a.folder) : undefined;
+      const glob = within ? within.glob : a.glob;
       const page = await grep
         .search({
           pattern: a.pattern,
           ignoreCase: a.ignoreCase ?? false,
           context: a.context ?? 0,
           ...(inFolder ? { folder: inFolder } : {}),
-          ...(a.glob ? { glob: a.glob } : {}),
+          ...(glob ? { glob } : {}),
           maxMatches: a.maxResults ?? DEFAULT_MATCHES,
           budget: profile.textBudget,
           ...(a.cursor ? { cursor: a.cursor } : {}),
@@ -373,44 +446,4 @@ async function runTool(
     default:
       throw ShelfError.invalidParams(`Unknown tool: ${name}`);
   }
-}
-
-/** grep's result as a model reads it: per file its URI, then `line: text` for matches and `line- text` for context (as ripgrep prints). */
-function grepText(pattern: string, ignoreCase: boolean, page: GrepPage): string {
-  const out: string[] = [];
-  const what = `/${pattern}/${ignoreCase ? 'i' : ''}`;
-  const searched = `${page.scannedFiles.toLocaleString('en')} file(s) searched`;
-  out.push(
-    page.matches === 0
-      ? `No line matches ${what} (${searched}).`
-      : `${page.matches} matching line(s) in ${page.files.length} file(s) for ${what} (${searched}):`,
-  );
-  for (const f of page.files) {
-    out.push('', `${f.uri}${f.document ? ' (document text; read_resource gives it)' : ''}`);
-    let last = 0;
-    for (const m of f.matches) {
-      const before = m.before ?? [];
-      const first = m.line - before.length;
-      if (last > 0 && first > last + 1) out.push('  --');
-      before.forEach((l, i) => {
-        if (first + i > last) out.push(`  ${first + i}- ${l}`);
-      });
-      out.push(`  ${m.line}: ${m.text}`);
-      (m.after ?? []).forEach((l, i) => out.push(`  ${m.line + 1 + i}- ${l}`));
-      last = m.line + (m.after?.length ?? 0);
-    }
-  }
-  const why = {
-    matches: 'it found as many lines as asked for',
-    budget: 'its text reached the budget',
-    bytes: 'it read as many bytes as a call may',
-    time: 'it took as long as a call may',
-  };
-  if (page.nextCursor)
-    out.push(
-      '',
-      `The search stopped because ${why[page.stoppedBy ?? 'matches']}: call grep_resources again with cursor "${page.nextCursor}" (and the same pattern, ignoreCase and glob) for more.`,
-    );
-  if (page.notSearched.length > 0) out.push(`Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}`);
-  return out.join('\n');
 }
