@@ -269,4 +269,37 @@ describe('what a model gets, second pass (issue 39)', () => {
     expect(meta.width * meta.height).toBeGreaterThan(1_100_000);
     expect(meta.width / meta.height).toBeCloseTo(4 / 3, 2);
   }, 120_000);
+
+  it('outputSchema for every tool that returns structuredContent; the client validates each answer (and each failure) against it', async () => {
+    const host = await connect(shelf, 'an-app-host', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } });
+    try {
+      const { tools } = await host.listTools();
+      const name = path.basename(root);
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['list_resources', { glob: 'notes/**' }],
+        ['list_resources', { folder: '/not/published' }],
+        ['list_directory', {}],
+        ['list_directory', { path: name, depth: 2 }],
+        ['list_directory', { path: 'nowhere/at/all' }],
+        ['search_resources', { query: 'alpha' }],
+        ['grep_resources', { pattern: 'alpha', context: 1 }],
+        ['grep_resources', { pattern: '(' }],
+        ['browse_shelf', { query: 'alpha' }],
+        ['shelf_app_list', { folder: root }],
+        ['shelf_app_find', { filter: 'notes' }],
+        ['shelf_app_search', { query: 'alpha' }],
+        ['shelf_app_changes', {}],
+      ];
+      const structured = new Set<string>();
+      for (const [tool, args] of calls) {
+        // The v2 client checks structuredContent against the tool's outputSchema: a mismatch rejects here.
+        const res = await call(tool, args, host);
+        if (res.structuredContent) structured.add(tool);
+      }
+      for (const tool of structured) expect(tools.find((t) => t.name === tool)?.outputSchema, tool).toMatchObject({ type: 'object' });
+      expect(structured.size).toBe(9);
+    } finally {
+      await host.close();
+    }
+  });
 });

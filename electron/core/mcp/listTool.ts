@@ -1,8 +1,12 @@
+import path from 'node:path';
+
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
+import { ShelfError } from '../base/shelfError.js';
 import type { Library } from '../library/library.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import type { ListedResource } from '../library/resourceListing.js';
+import { globMatcher } from '../search/globMatcher.js';
 
 /**
  * list_resources as a model gets it: one page of files that fits the
@@ -71,4 +75,26 @@ export function listResourcesResult(library: Library, req: ListRequest): CallToo
     content: [{ type: 'text', text }],
     structuredContent: { resources: files, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
   };
+}
+
+/** The published folder(s) `folder` names (its path, real path or name): a filter on roots. */
+export function folderFilter(library: Library, folder: string | undefined): (root: string) => boolean {
+  if (!folder) return () => true;
+  const roots = library.list().filter((f) => f.root === path.resolve(folder) || f.realRoot === folder || path.basename(f.root) === folder);
+  if (roots.length === 0) throw ShelfError.invalidParams(`Not a published folder: ${folder}`);
+  const set = new Set(roots.map((f) => f.root));
+  return (root) => set.has(root);
+}
+
+/** Which files a listing takes (the glob matched in linear time: globMatcher.ts): the chosen folders', whose path matches the glob, changed since the time (when given). */
+export function listFilter(library: Library, a: { folder?: string | undefined; glob?: string | undefined; modified_since?: string | undefined }) {
+  const inFolder = folderFilter(library, a.folder);
+  const matches = a.glob ? globMatcher(a.glob) : () => true;
+  const since = a.modified_since === undefined ? null : Date.parse(a.modified_since);
+  return (f: PublishedFolder, rel: string) => inFolder(f.root) && matches(rel) && (since === null || (f.get(rel)?.mtimeMs ?? Number.NaN) >= since);
+}
+
+/** The arguments a model must give again with a cursor, named. */
+export function sameArgs(a: Record<string, unknown>, names: readonly string[]): string {
+  return names.filter((n) => a[n] !== undefined).join(', ');
 }

@@ -10,16 +10,15 @@ import { toRpcError } from '../base/rpcError.js';
 import { ShelfError } from '../base/shelfError.js';
 import type { ClientChanges } from '../changes/clientChanges.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
-import type { Library } from '../library/library.js';
-import type { PublishedFolder } from '../library/publishedFolder.js';
 import { changeRefused } from '../library/safeWrite.js';
-import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
+import { MAX_GLOB_CHARS } from '../search/globMatcher.js';
 import { DEFAULT_MATCHES, type Grep, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { CHANGE_TOOL_NAMES, EditArgs, runChangeTool, WriteArgs } from './changeTools.js';
 import { listDirectoryResult, MAX_DEPTH } from './directoryTool.js';
 import { grepPlace, grepText } from './grepTool.js';
-import { listResourcesResult } from './listTool.js';
+import { folderFilter, listFilter, listResourcesResult, sameArgs } from './listTool.js';
+import { DIRECTORY_OUTPUT, GREP_OUTPUT, LIST_OUTPUT, SEARCH_OUTPUT } from './outputSchemas.js';
 import { readUriOf } from './personPaths.js';
 
 /**
@@ -158,6 +157,7 @@ export const SHELF_TOOLS: Tool[] = [
     description:
       "Lists the files in the published folders, a page at a time: each file's URI, type, size and modified time. Narrow it to one folder, a glob, or the files changed since a time (modified_since). To see a folder's directories, use list_directory.",
     inputSchema: schema(ListArgs),
+    outputSchema: LIST_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -177,6 +177,7 @@ export const SHELF_TOOLS: Tool[] = [
     description:
       'Lists one directory of a published folder: its directories first, then its files, each with kind, size, modified time and (a directory) how many entries it holds; with depth, the tree below it. Without a path: the published folders. Paths it gives go to read_resource and list_directory as they are. Hidden, ignored and secret files are never shown.',
     inputSchema: schema(DirectoryArgs),
+    outputSchema: DIRECTORY_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -185,6 +186,7 @@ export const SHELF_TOOLS: Tool[] = [
     description:
       'Full-text search over the published text files and the text of documents (PDF, Word, Excel, PowerPoint), best matches first: each result has the URI to read, a score, the line and a snippet with the matched words in **bold**.',
     inputSchema: schema(SearchArgs),
+    outputSchema: SEARCH_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -193,6 +195,7 @@ export const SHELF_TOOLS: Tool[] = [
     description:
       "Finds the lines that match a regular expression in the published text files and documents' text, with line numbers and optional context lines, grouped by file (like ripgrep). Then read_resource with an offset near a line reads around it.",
     inputSchema: schema(GrepArgs),
+    outputSchema: GREP_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 ];
@@ -237,31 +240,6 @@ export function toolError(err: unknown): CallToolResult {
 }
 
 const TOOL_NAMES = new Set(SHELF_TOOLS.map((t) => t.name));
-/** A client's glob as a matcher (linear time: see globMatcher.ts). */
-function matcher(glob: string | undefined): (rel: string) => boolean {
-  return glob ? globMatcher(glob) : () => true;
-}
-
-function folderFilter(library: Library, folder: string | undefined): (root: string) => boolean {
-  if (!folder) return () => true;
-  const roots = library.list().filter((f) => f.root === path.resolve(folder) || f.realRoot === folder || path.basename(f.root) === folder);
-  if (roots.length === 0) throw ShelfError.invalidParams(`Not a published folder: ${folder}`);
-  const set = new Set(roots.map((f) => f.root));
-  return (root) => set.has(root);
-}
-
-/** Which files a listing takes: the chosen folders', whose path matches the glob, changed since the time (when given). */
-function listFilter(library: Library, a: { folder?: string | undefined; glob?: string | undefined; modified_since?: string | undefined }) {
-  const inFolder = folderFilter(library, a.folder);
-  const matches = matcher(a.glob);
-  const since = a.modified_since === undefined ? null : Date.parse(a.modified_since);
-  return (f: PublishedFolder, rel: string) => inFolder(f.root) && matches(rel) && (since === null || (f.get(rel)?.mtimeMs ?? Number.NaN) >= since);
-}
-
-/** The arguments a model must give again with a cursor, named. */
-function sameArgs(a: Record<string, unknown>, names: readonly string[]): string {
-  return names.filter((n) => a[n] !== undefined).join(', ');
-}
 
 /** What the tools work with: client reads (asked about, recorded) and the searchers the search tools answer from (null: that tool is off). */
 export interface ToolContext {
