@@ -6,7 +6,8 @@ import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/st
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeTree, uriOf } from '../support/fixtures.js';
+import { imageWithText } from '../support/documents.js';
+import { eventually, makeTree, uriOf } from '../support/fixtures.js';
 import { CLI, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
 
 /**
@@ -302,4 +303,38 @@ describe('what a model gets, second pass (issue 39)', () => {
       await host.close();
     }
   });
+});
+
+describe('the first read of an image on a cold shelf (issue 39)', () => {
+  it('goes out at once without waiting for its OCR; the text comes later at its ?as=text URI', async () => {
+    const root = await makeTree({
+      'sign.png': await imageWithText(['The pelican crossing is closed', 'on Sunday mornings'], 'png', { width: 4000, height: 3000 }),
+    });
+    // No search index: nothing reads the image before the client does.
+    const shelf = await startShelf([root], ['--no-search-index']);
+    const client = await connect(shelf, 'v2-model');
+    try {
+      const res = (await client.callTool({ name: 'read_resource', arguments: { uri: uriOf(root, 'sign.png') } })) as unknown as ToolResult;
+      expect(res.content[0]?.type).toBe('image');
+      const text = textOf(res);
+      expect(text).not.toContain('pelican');
+      expect(text).toContain(`OCR is reading it; its text will be at ${uriOf(root, 'sign.png')}?as=text`);
+      // The OCR the read started: its text at the URI the note gave, and beside the image on the next read.
+      const ocr = await eventually(
+        async () => {
+          const r = (await client.callTool({ name: 'read_resource', arguments: { uri: `${uriOf(root, 'sign.png')}?as=text` } })) as unknown as ToolResult;
+          return r.isError ? null : textOf(r);
+        },
+        120_000,
+        'the OCR text',
+      );
+      expect(ocr.toLowerCase()).toContain('pelican');
+      const again = (await client.callTool({ name: 'read_resource', arguments: { uri: uriOf(root, 'sign.png') } })) as unknown as ToolResult;
+      expect(textOf(again)).toMatch(/Text in the image, recognised by OCR[^\n]*\n[^]*pelican/i);
+    } finally {
+      await client.close();
+      await shelf.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -15,7 +15,7 @@ export interface ImageRequest {
   id: number;
   bytes: Uint8Array;
   maxSide: number;
-  /** Pixels at most (width × height): a 4000×3000 photo goes out at 1238×928, not 1568×1176. */
+  /** Pixels at most (width × height): a 4000×3000 photo goes out at 1237×928, not 1568×1176. */
   maxPixels: number;
   maxBytes: number;
 }
