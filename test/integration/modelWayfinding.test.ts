@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { rm, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
@@ -15,6 +18,11 @@ import { CLI, type ShelfProcess, startShelf } from '../support/shelfProcess.js';
  * client: listings within the client's budget, folders it can walk, paths
  * as a person says them, the tools it is told about, images by area.
  */
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PYTHON = path.join(ROOT, '.venv-py', 'bin', 'python');
+const PY_SCRIPT = path.join(ROOT, 'test', 'integration', 'interop', 'python_wayfinding.py');
 
 type Content = { type: string; text?: string; data?: string; mimeType?: string; uri?: string };
 interface ToolResult {
@@ -303,6 +311,31 @@ describe('what a model gets, second pass (issue 39)', () => {
       await host.close();
     }
   });
+
+  it('the official Python SDK finds its way the same: tools, list_directory, pages within the budget, paths; outputSchemas it validates', async () => {
+    const { stdout } = await run(PYTHON, [PY_SCRIPT, process.execPath, CLI, shelf.socketPath, root], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    const seen = JSON.parse(stdout) as {
+      tools: string[];
+      withOutputSchema: string[];
+      folders: string[];
+      entries: string[];
+      list: { pages: number; maxSize: number; files: number; unique: number };
+      paths: Record<string, { isError: boolean; text: string }>;
+    };
+    expect(seen.tools).toEqual(['list_resources', 'read_resource', 'list_directory', 'search_resources', 'grep_resources', 'browse_shelf']);
+    expect(seen.withOutputSchema).toEqual(['browse_shelf', 'grep_resources', 'list_directory', 'list_resources', 'search_resources']);
+    expect(seen.folders).toEqual([root, other]);
+    expect(seen.entries).toEqual([`${LONG.split('/')[0]}/`, 'notes/', 'photo.png', 'same.md', 'unique-name.txt']);
+    expect(seen.list.pages).toBeGreaterThan(1);
+    expect(seen.list.maxSize).toBeLessThanOrEqual(100_000);
+    expect(seen.list).toMatchObject({ files: 1508, unique: 1508 });
+    const name = path.basename(root);
+    expect(seen.paths[path.join(root, 'notes', 'a.md')]).toMatchObject({ isError: false, text: expect.stringContaining('alpha') });
+    expect(seen.paths[`${name}/notes/a.md`]).toMatchObject({ isError: false, text: expect.stringContaining('alpha') });
+    expect(seen.paths['unique-name.txt']).toMatchObject({ isError: false, text: expect.stringContaining('only one of me') });
+    expect(seen.paths['same.md']).toMatchObject({ isError: true, text: expect.stringContaining(uriOf(other, 'same.md')) });
+    expect(seen.paths['/etc/passwd']).toMatchObject({ isError: true, text: expect.stringContaining('not inside a published folder') });
+  }, 150_000);
 });
 
 describe('the first read of an image on a cold shelf (issue 39)', () => {
