@@ -39,7 +39,9 @@ export interface DirectoryEntry {
   moreEntries?: boolean;
 }
 
-const byName = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
+/** One collator for every comparison: localeCompare with options builds one per call, most of a page's time. */
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const byName = (a: string, b: string) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The names right in `dir` of `folder`: its files, and its directories
