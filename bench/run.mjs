@@ -641,6 +641,31 @@ const SCENARIOS = {
     check("model: other clients' reads during grep ≤ 10 ms p99", g.readP99 <= 10, `${g.readP99.toFixed(2)} ms`);
     return { paging: p, image: im, grep: g };
   },
+  wayfinding: async () => {
+    const { wayfindingBench } = await import('./wayfinding.mjs');
+    const { listings: l, image: im, budget } = await wayfindingBench();
+    const n = (v) => v.toLocaleString('en');
+    console.log(`\n### How a model finds its way (200,000 files in 2,200 directories)\n\n| | |\n|---|---:|`);
+    console.log(`| list_directory of the folder (200 entries, counted) | ${l.top.ms.toFixed(0)} ms, ${n(l.top.chars)} chars |`);
+    console.log(`| list_directory depth 3, first page | ${l.deep.ms.toFixed(0)} ms, ${n(l.deep.chars)} chars |`);
+    console.log(
+      `| the whole tree at depth 3 (${n(l.tree3.count)} entries): pages / total / p50 / max page / largest page | ${l.tree3.pages} / ${n(Math.round(l.tree3.totalMs))} ms / ${l.tree3.p50.toFixed(0)} ms / ${l.tree3.maxMs.toFixed(0)} ms / ${n(l.tree3.maxChars)} chars |`,
+    );
+    console.log(
+      `| list_resources to the end (${n(l.files.count)} files): pages / total / p50 / max page / largest page | ${l.files.pages} / ${n(Math.round(l.files.totalMs))} ms / ${l.files.p50.toFixed(0)} ms / ${l.files.maxMs.toFixed(0)} ms / ${n(l.files.maxChars)} chars |`,
+    );
+    console.log(
+      `| 4000×3000 photo, first read on a cold shelf (3 fresh shelves) → ${im.shown.width}×${im.shown.height} ${im.shown.mimeType} | ${im.runs.map((r) => r.toFixed(0)).join(' / ')} ms |`,
+    );
+    check(
+      'wayfinding: every listing page within the budget',
+      Math.max(l.top.chars, l.deep.chars, l.tree3.maxChars, l.files.maxChars) <= budget,
+      `largest ${n(Math.max(l.tree3.maxChars, l.files.maxChars))} chars`,
+    );
+    check('wayfinding: the depth-3 tree, every entry once', l.tree3.count === 202_200, `${n(l.tree3.count)} entries`);
+    check('wayfinding: a 12 MP photo on a cold shelf ≤ 1 s', median(im.runs) <= 1000, `median ${median(im.runs).toFixed(0)} ms`);
+    return { listings: { ...l, top: { ms: l.top.ms, chars: l.top.chars }, deep: { ms: l.deep.ms, chars: l.deep.chars } }, image: im };
+  },
   startup: async () => {
     const t = await startup();
     const h = await startup(await fullHistory());

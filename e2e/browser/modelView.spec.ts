@@ -72,8 +72,9 @@ test('the preview shows what a model gets: a page of a log with its note and the
   // The choice stays from file to file: the image, as the model sees it.
   await open(page, 'photo.png');
   await expect(page.getByTestId('model-image')).toBeVisible();
-  await expect(page.getByTestId('model-note')).toHaveText(/^photo\.png: PNG, 3000×2000 px, .*; shown at 1568×1045 as (JPEG|PNG)/);
-  await expect(detail).toHaveText(/^image 1568×1045/);
+  // The image's own note first (a second may say where its OCR text will be: an image never waits for it).
+  await expect(page.getByTestId('model-note').first()).toHaveText(/^photo\.png: PNG, 3000×2000 px, .*; shown at 1313×875 as (JPEG|PNG)/);
+  await expect(detail).toHaveText(/^image 1313×875/);
   await shoot(page, '19-model-image');
 
   await open(page, 'report.pdf');
@@ -107,10 +108,10 @@ test('the traffic log and the history say which part of a file a tool read gave'
   // The traffic log names the part asked for and what the answer gave.
   await page.getByRole('tab', { name: /Traffic/ }).click();
   await expect(page.getByTestId('traffic-target').filter({ hasText: 'server.log offset -20' })).toContainText('→ lines 29,981–30,000 of 30,000');
-  await expect(page.getByTestId('traffic-target').filter({ hasText: 'photo.png' })).toContainText('→ image 1568×1045');
+  await expect(page.getByTestId('traffic-target').filter({ hasText: 'photo.png' })).toContainText('→ image 1313×875');
   await shoot(page, '29-traffic-detail');
   await page.getByRole('tab', { name: /History/ }).click();
   await expect(page.getByTestId('history-row')).toHaveCount(2);
-  await expect(page.getByTestId('history-detail')).toHaveText([/^image 1568×1045 \w+ \(from 3000×2000 PNG\)$/, 'lines 29,981–30,000 of 30,000']);
+  await expect(page.getByTestId('history-detail')).toHaveText([/^image 1313×875 \w+ \(from 3000×2000 PNG\)$/, 'lines 29,981–30,000 of 30,000']);
   await shoot(page, '20-history-detail');
 });

@@ -167,6 +167,7 @@ test('the app in a host: tools, filter, search, preview, pages, image, add to ch
     expect(tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name)).toEqual([
       'list_resources',
       'read_resource',
+      'list_directory',
       'search_resources',
       'grep_resources',
       'browse_shelf',

@@ -150,14 +150,10 @@ describe('safety: only published files, whatever the client sends', () => {
     expect(tools.tools.map((t) => t.name).sort()).toEqual([
       'browse_shelf',
       'grep_resources',
+      'list_directory',
       'list_resources',
       'read_resource',
       'search_resources',
-      'shelf_app_changes',
-      'shelf_app_find',
-      'shelf_app_list',
-      'shelf_app_read',
-      'shelf_app_search',
     ]);
     expect(tools.tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
     const unknownTool = await raw.request('tools/call', { name: 'write_file', arguments: { path: 'ok.txt', content: 'pwned' } });

@@ -75,21 +75,8 @@ describe('the in-chat app', () => {
   it('a host without the extension (TypeScript SDK): browse_shelf answers in text a model can use — the files and how to read them', async () => {
     const c = await connect('modern bridge', {});
     const { tools } = await c.listTools();
-    // The view's own tools are listed too (VS Code shows apps without declaring the extension), marked for the app and sending a model elsewhere.
-    expect(tools.map((t) => t.name)).toEqual([
-      'list_resources',
-      'read_resource',
-      'search_resources',
-      'grep_resources',
-      'browse_shelf',
-      ...Object.values(APP_TOOLS),
-    ]);
-    for (const t of tools.filter((t) => t.name.startsWith('shelf_app_'))) {
-      expect(t._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['app'] } });
-      expect(t.description).toMatch(
-        /^Called by the MCP Shelf app shown in the chat, not by a model \(use list_resources, search_resources and read_resource\)\./,
-      );
-    }
+    // The view's own tools are not listed to a client that shows no apps (VS Code, which shows them without declaring the extension, is known: clientProfiles.ts).
+    expect(tools.map((t) => t.name)).toEqual(['list_resources', 'read_resource', 'list_directory', 'search_resources', 'grep_resources', 'browse_shelf']);
 
     const found = await c.callTool({ name: 'browse_shelf', arguments: { query: 'plan' } });
     const text = (found.content[0] as { text: string }).text;
@@ -119,7 +106,7 @@ describe('the in-chat app', () => {
       const { stdout } = await run(PYTHON, [BROWSE_SCRIPT, shelf.http?.url as string, shelf.http?.token as string, mode, 'plan'], { timeout: 60_000 });
       const seen = JSON.parse(stdout) as { protocolVersion: string; tools: string[]; isError: boolean; text: string; firstUri: string; read: string };
       expect(seen.protocolVersion).toBe(mode === 'legacy' ? '2025-11-25' : '2026-07-28');
-      expect(seen.tools).toEqual(['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'browse_shelf', ...Object.values(APP_TOOLS)]);
+      expect(seen.tools).toEqual(['list_resources', 'read_resource', 'list_directory', 'search_resources', 'grep_resources', 'browse_shelf']);
       expect(seen.isError).toBe(false);
       expect(seen.firstUri).toBe(uriOf(root, 'notes/plan.md'));
       expect(seen.read).toBe(PLAN);
@@ -136,11 +123,16 @@ describe('the in-chat app', () => {
       expect([...byName.keys()]).toEqual([
         'list_resources',
         'read_resource',
+        'list_directory',
         'search_resources',
         'grep_resources',
         'browse_shelf',
         ...Object.values(APP_TOOLS),
       ]);
+      for (const name of Object.values(APP_TOOLS))
+        expect(byName.get(name)?.description).toMatch(
+          /^Called by the MCP Shelf app shown in the chat, not by a model \(use list_resources, search_resources and read_resource\)\./,
+        );
       expect(byName.get('browse_shelf')?._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['model', 'app'] }, 'ui/resourceUri': APP_URI });
       for (const name of Object.values(APP_TOOLS)) expect(byName.get(name)?._meta).toEqual({ ui: { resourceUri: APP_URI, visibility: ['app'] } });
       // The view reads exactly what read_resource takes.

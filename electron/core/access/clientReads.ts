@@ -137,8 +137,8 @@ export class ClientReads {
   }
 
   /** What the tools give this client (its profile from the name it declared, and the settings). */
-  profile(who: Requester): DeliveryProfile {
-    return profileFor(who, this.options.delivery());
+  profile(who: Requester, declaredApps?: boolean): DeliveryProfile {
+    return profileFor({ ...who, ...(declaredApps !== undefined ? { declaredApps } : {}) }, this.options.delivery());
   }
 
   /** The read_resource tool: the file as a model can use it (modelRead.ts); the history says which part went. */

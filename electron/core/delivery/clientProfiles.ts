@@ -20,6 +20,25 @@ export interface DeliveryProfile {
   links: boolean;
   /** Also embed a small binary's or document's original bytes as a resource (clients that attach resources themselves). */
   embedOriginals: boolean;
+  /** Images are scaled to at most this many pixels too (the area vision models take without scaling again), not only to the long side. */
+  imageMaxPixels: number;
+  /** The client shows MCP Apps: the in-chat app's own tools (shelf_app_*) are listed to it. */
+  apps: boolean;
+}
+
+/**
+ * Pixels an image is sent with at most: about what vision models take
+ * without scaling again (Claude: about 1.15 MP, e.g. 1568×735 or 1092×1092).
+ */
+export const IMAGE_MAX_PIXELS = 1_150_000;
+
+/** The MCP Apps extension a client declares in its capabilities (SEP-1865). */
+const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+
+/** Whether capabilities a client declared (initialize, or a modern request's envelope) say it shows MCP Apps. */
+export function declaresApps(capabilities: unknown): boolean {
+  const extensions = (capabilities as { extensions?: unknown } | null | undefined)?.extensions;
+  return typeof extensions === 'object' && extensions !== null && APPS_EXTENSION in extensions;
 }
 
 /** Originals embedded at most this large (base64 adds a third). */
@@ -31,6 +50,8 @@ interface KnownClient {
   /** Characters of text a result holds at most for this client. */
   textBudget?: number;
   embedOriginals?: boolean;
+  /** Shows MCP Apps whether or not it declares the extension (../shared/CLIENTS.md). */
+  apps?: boolean;
 }
 
 /**
@@ -41,22 +62,30 @@ const KNOWN: KnownClient[] = [
   // Claude Code cuts tool output at 25,000 tokens by default (MAX_MCP_OUTPUT_TOKENS); code runs about 3 characters a token.
   { match: /^claude-code$/i, label: 'Claude Code', textBudget: 75_000 },
   // Claude Desktop and claude.ai reject or drop PDF blobs: never embedded (the default).
-  { match: /^claude-ai$/i, label: 'Claude Desktop / claude.ai' },
-  // VS Code and the Inspector let the person open or save an embedded resource.
-  { match: /^visual studio code/i, label: 'VS Code', embedOriginals: true },
+  { match: /^claude-ai$/i, label: 'Claude Desktop / claude.ai', apps: true },
+  // VS Code and the Inspector let the person open or save an embedded resource. VS Code shows apps without declaring the extension.
+  { match: /^visual studio code/i, label: 'VS Code', embedOriginals: true, apps: true },
   { match: /inspector/i, label: 'MCP Inspector', embedOriginals: true },
-  { match: /^cursor/i, label: 'Cursor' },
+  { match: /^cursor/i, label: 'Cursor', apps: true },
   { match: /^codex/i, label: 'Codex' },
   { match: /^gemini/i, label: 'Gemini CLI' },
-  { match: /^goose/i, label: 'Goose' },
-  { match: /^openai-mcp$/i, label: 'ChatGPT' },
+  { match: /^goose/i, label: 'Goose', apps: true },
+  { match: /^openai-mcp$/i, label: 'ChatGPT', apps: true },
 ];
 
 /** The first revision with `resource_link` content. */
 const LINKS_SINCE = '2025-06-18';
 
-/** The profile for a client that declared `name` and speaks `protocolVersion`. */
-export function profileFor(client: { name: string | null; protocolVersion: string | null }, settings: DeliverySettings): DeliveryProfile {
+/**
+ * The profile for a client that declared `name` and speaks `protocolVersion`:
+ * the one place that decides what a client is given and told (budget,
+ * images, links, app tools). `declaredApps`: its capabilities name the
+ * MCP Apps extension.
+ */
+export function profileFor(
+  client: { name: string | null; protocolVersion: string | null; declaredApps?: boolean },
+  settings: DeliverySettings,
+): DeliveryProfile {
   const known = client.name ? KNOWN.find((k) => k.match.test(client.name as string)) : undefined;
   const base: DeliveryProfile = {
     label: known?.label ?? 'Any other client',
@@ -67,6 +96,8 @@ export function profileFor(client: { name: string | null; protocolVersion: strin
     // An unknown revision (null) is a modern one: only revisions before 2025-06-18 lack links.
     links: client.protocolVersion === null || client.protocolVersion >= LINKS_SINCE,
     embedOriginals: known?.embedOriginals ?? false,
+    imageMaxPixels: IMAGE_MAX_PIXELS,
+    apps: (known?.apps ?? false) || client.declaredApps === true,
   };
   const override = client.name
     ? Object.entries(settings.clients).find(([name]) => name.toLowerCase() === (client.name as string).toLowerCase())?.[1]

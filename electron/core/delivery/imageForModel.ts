@@ -14,6 +14,13 @@ export interface ModelImage {
   converted: boolean;
 }
 
+/** What an image is made to fit: its long side, its area (absent: the long side alone) and its encoded size. */
+export interface ImageLimits {
+  maxSide: number;
+  maxPixels?: number;
+  maxBytes: number;
+}
+
 export type ImageFailure = { reason: 'unsupported' | 'too-large' | 'corrupt' | 'timeout' | 'busy'; message: string; original?: ImageInfo };
 
 /**
@@ -44,7 +51,7 @@ export class ImageForModel {
     return this.jobs.runs;
   }
 
-  async convert(bytes: Uint8Array, limits: { maxSide: number; maxBytes: number }, party = ''): Promise<ModelImage | ImageFailure> {
+  async convert(bytes: Uint8Array, limits: ImageLimits, party = ''): Promise<ModelImage | ImageFailure> {
     return this.convertWhenAdmitted(() => bytes, limits, party);
   }
 
@@ -55,7 +62,7 @@ export class ImageForModel {
    */
   async convertWhenAdmitted(
     load: () => Uint8Array | Promise<Uint8Array>,
-    limits: { maxSide: number; maxBytes: number },
+    limits: ImageLimits,
     /** Who asks (a client): parties are served in turn, each with its share of the queue. */
     party = '',
     /** The file's version (path, size, modification time): a failure is remembered for it. */
@@ -73,18 +80,17 @@ export class ImageForModel {
     return out;
   }
 
-  private async convertNow(
-    load: () => Uint8Array | Promise<Uint8Array>,
-    limits: { maxSide: number; maxBytes: number },
-    party: string,
-  ): Promise<ModelImage | ImageFailure> {
+  private async convertNow(load: () => Uint8Array | Promise<Uint8Array>, limits: ImageLimits, party: string): Promise<ModelImage | ImageFailure> {
     // sharp's shared libraries must be loaded by the main thread before a worker loads them (glibc Linux; see sharp's docs on worker threads).
     this.sharpLoaded ??= import('sharp').catch(() => null);
     await this.sharpLoaded;
     try {
       const reply = await this.jobs.runWhenAdmitted(async () => {
         const owned = transferable(await load());
-        return { request: { bytes: owned, maxSide: limits.maxSide, maxBytes: limits.maxBytes }, transfer: [owned.buffer as ArrayBuffer] };
+        return {
+          request: { bytes: owned, maxSide: limits.maxSide, maxPixels: limits.maxPixels ?? Number.POSITIVE_INFINITY, maxBytes: limits.maxBytes },
+          transfer: [owned.buffer as ArrayBuffer],
+        };
       }, party);
       if (!reply.ok) return { reason: reply.reason, message: reply.message, ...(reply.original ? { original: reply.original } : {}) };
       return { data: reply.data, mimeType: reply.mimeType, width: reply.width, height: reply.height, original: reply.original, converted: reply.converted };

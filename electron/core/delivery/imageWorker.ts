@@ -10,7 +10,7 @@ runAsBackgroundThread();
 
 /**
  * The image worker: one image at a time, made fit for a model — within a
- * longest side and a byte size, upright, in a format every model takes
+ * longest side, an area and a byte size, upright, in a format every model takes
  * (PNG, JPEG, GIF, WebP) — or passed through as it is when it already is.
  * Decoding is bounded in pixels and time here; the parent also stops the
  * worker when an image takes too long.
@@ -20,6 +20,8 @@ export interface ImageRequest {
   id: number;
   bytes: Uint8Array;
   maxSide: number;
+  /** Pixels at most (width × height): a 4000×3000 photo goes out at 1237×928, not 1568×1176. */
+  maxPixels: number;
   maxBytes: number;
 }
 
@@ -43,8 +45,20 @@ sharp.concurrency(1);
 
 const open = (bytes: Uint8Array) => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true, failOn: 'none' }).timeout({ seconds: 20 });
 
-async function encode(bytes: Uint8Array, side: number, alpha: boolean, quality: number): Promise<{ data: Buffer; info: OutputInfo; mimeType: string }> {
-  const pipeline = open(bytes).autoOrient().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
+/** The size an image of `width`×`height` is scaled to: within `side` on its long side and `pixels` in area, never enlarged. */
+export function fitted(width: number, height: number, side: number, pixels: number): { width: number; height: number } {
+  const scale = Math.min(1, side / Math.max(width, height), Math.sqrt(pixels / (width * height)));
+  if (scale >= 1) return { width, height };
+  return { width: Math.max(1, Math.floor(width * scale)), height: Math.max(1, Math.floor(height * scale)) };
+}
+
+async function encode(
+  bytes: Uint8Array,
+  size: { width: number; height: number },
+  alpha: boolean,
+  quality: number,
+): Promise<{ data: Buffer; info: OutputInfo; mimeType: string }> {
+  const pipeline = open(bytes).autoOrient().resize({ width: size.width, height: size.height, fit: 'inside', withoutEnlargement: true });
   // Transparency needs PNG (or WebP when PNG is too big); photos are smaller as JPEG.
   const out = alpha ? (quality >= 90 ? pipeline.png({ compressionLevel: 6 }) : pipeline.webp({ quality })) : pipeline.jpeg({ quality });
   const { data, info } = await out.toBuffer({ resolveWithObject: true });
@@ -73,18 +87,18 @@ async function forModel(req: ImageRequest): Promise<ImageReply> {
   }
   const upright = !meta.orientation || meta.orientation === 1;
   const passMime = PASS_THROUGH[meta.format];
-  if (passMime && upright && Math.max(width, height) <= req.maxSide && req.bytes.length <= req.maxBytes) {
+  if (passMime && upright && Math.max(width, height) <= req.maxSide && width * height <= req.maxPixels && req.bytes.length <= req.maxBytes) {
     return { id: req.id, ok: true, data: req.bytes, mimeType: passMime, width, height, original, converted: false };
   }
   try {
-    let side = Math.min(req.maxSide, Math.max(width, height));
+    let size = fitted(width, height, req.maxSide, req.maxPixels);
     const alpha = meta.hasAlpha;
     // Best quality first; then less quality, then fewer pixels, until it fits.
     for (const quality of [95, 82, 70, 60, 50, 40]) {
       const q = alpha ? quality : Math.min(quality, 85);
-      const { data, info, mimeType } = await encode(req.bytes, side, alpha, q);
+      const { data, info, mimeType } = await encode(req.bytes, size, alpha, q);
       if (data.length <= req.maxBytes) return { id: req.id, ok: true, data, mimeType, width: info.width, height: info.height, original, converted: true };
-      if (quality <= 70) side = Math.max(64, Math.floor(side * 0.75));
+      if (quality <= 70) size = fitted(size.width, size.height, Math.max(64, Math.floor(Math.max(size.width, size.height) * 0.75)), Number.POSITIVE_INFINITY);
     }
     return { id: req.id, ok: false, reason: 'too-large', message: `it does not fit in ${req.maxBytes} bytes even when made smaller`, original };
   } catch (err) {

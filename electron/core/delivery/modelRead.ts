@@ -56,8 +56,7 @@ const WHOLE_TEXT_MAX = 1024 * 1024;
 const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
 /** Document texts kept split into lines (and parts) for paging: at most this many, and this many characters in all. */
 const DOCUMENT_LINES_KEPT = 8;
-/** How long an image read waits for its OCR text (the image itself is ready); a longer OCR goes on and is read later. */
-const OCR_WAIT_MS = 15_000;
+const OCR_HEADING = 'Text in the image, recognised by OCR (it may misread some words):';
 /** An image's OCR text given beside it at most (a poster of small print is still one image). */
 const OCR_TEXT_CHARS = 20_000;
 const DOCUMENT_CHARS_KEPT = 32 * 1024 * 1024;
@@ -323,9 +322,9 @@ export class ModelReader {
           }
           return got === size ? bytes : bytes.slice(0, got);
         },
-        { maxSide: profile.imageMaxSide, maxBytes: profile.imageMaxBytes },
+        { maxSide: profile.imageMaxSide, maxPixels: profile.imageMaxPixels, maxBytes: profile.imageMaxBytes },
         party,
-        `${uri}\u0000${size}\u0000${opened.stat.mtimeMs}\u0000${profile.imageMaxSide}\u0000${profile.imageMaxBytes}`,
+        `${uri}\u0000${size}\u0000${opened.stat.mtimeMs}\u0000${profile.imageMaxSide}\u0000${profile.imageMaxPixels}\u0000${profile.imageMaxBytes}`,
       );
     } finally {
       closeSync(opened.fd);
@@ -359,7 +358,7 @@ export class ModelReader {
     const detail = out.converted
       ? `image ${out.width}×${out.height} ${out.mimeType.slice(6).toUpperCase()} (from ${out.original.width}×${out.original.height} ${out.original.format.toUpperCase()})`
       : `image ${out.width}×${out.height} as it is`;
-    return { result, size, detail: words ? `${detail}, with OCR text` : detail };
+    return { result, size, detail: words?.startsWith(OCR_HEADING) ? `${detail}, with OCR text` : detail };
   }
 
   private async describeBinary(uri: string, rel: string, mimeType: string, size: number, profile: DeliveryProfile, why?: string): Promise<ModelRead> {
@@ -382,28 +381,27 @@ export class ModelReader {
 
   /**
    * The words OCR finds in an image, for the model beside the picture (OCR
-   * on): bounded by the client's text budget and by time — an OCR still
-   * running after OCR_WAIT_MS goes on in the background, and the reply says
-   * where its text will be. Null when there is none.
+   * on), when they are known already (this run, or kept on disk). An image
+   * never waits for its OCR (a cold 12 MP photo took 15 s): one not read yet
+   * is started in the background, and the reply says where its text will
+   * be. Bounded by the client's text budget. Null when there is none.
    */
   private async imageText(uri: string, profile: DeliveryProfile, party: string): Promise<string | null> {
     const library = this.options.library;
     if (!library.ocrOn) return null;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), OCR_WAIT_MS)));
-    const text = library.documentText(uri, uri, party).then(
-      (d) => d.text,
-      () => null,
-    );
-    const got = await Promise.race([text, late]).finally(() => clearTimeout(timer));
-    if (got === 'late') return `Text in the image: OCR is still reading it; its text will be at ${textUriOf(uri)}.`;
-    if (got === null) return null;
+    const known = await library.knownText(uri).catch(() => null);
+    if (!known) {
+      // Started now so the text is there when asked for; its failure is the text URI's to report.
+      library.documentText(uri, uri, party).catch(() => undefined);
+      return `Text in the image: OCR is reading it; its text will be at ${textUriOf(uri)} (read_resource with that URI).`;
+    }
+    const got = known.text;
     // One picture: its page marker and OCR note are said once, in the heading.
     const body = got.replace(/^--- Page 1 ---\n\[text recognised by OCR[^\]]*\]\n/, '').trim();
     if (body === '') return null;
     const budget = Math.min(profile.textBudget, OCR_TEXT_CHARS);
     const cut = body.length > budget ? `${body.slice(0, budget)}\n[… cut at ${n(budget)} characters; all of it is at ${textUriOf(uri)}]` : body;
-    return `Text in the image, recognised by OCR (it may misread some words):\n${cut}`;
+    return `${OCR_HEADING}\n${cut}`;
   }
 
   /** A `resource_link` to the file itself, for clients that can attach it. */

@@ -167,8 +167,9 @@ export class Library {
     onlyFolder?: string,
     accept?: (folder: PublishedFolder, rel: string) => boolean,
     companions = true,
+    fits?: (entries: readonly ListedResource[]) => boolean,
   ): { resources: ListedResource[]; nextCursor?: string } {
-    return listPage(this.folders, companions ? (this.options.documents ?? null) : null, { cursor, pageSize, onlyFolder, accept });
+    return listPage(this.folders, companions ? (this.options.documents ?? null) : null, { cursor, pageSize, onlyFolder, accept, fits });
   }
 
   /**

@@ -27,6 +27,8 @@ export interface PageRequest {
   pageSize: number;
   onlyFolder?: string | undefined;
   accept?: ((folder: PublishedFolder, rel: string) => boolean) | undefined;
+  /** Whether a file's entries (it and its document text) still fit the page: a page bounded in size, not only in count. Asked of every file; the first goes whatever it answers. */
+  fits?: ((entries: readonly ListedResource[]) => boolean) | undefined;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface PageRequest {
 export function listPage(
   folders: readonly PublishedFolder[],
   documents: DocumentText | null,
-  { cursor, pageSize, onlyFolder, accept }: PageRequest,
+  { cursor, pageSize, onlyFolder, accept, fits }: PageRequest,
 ): { resources: ListedResource[]; nextCursor?: string } {
   const from = cursor === undefined ? null : decodeCursor(cursor);
   const resources: ListedResource[] = [];
@@ -57,11 +59,15 @@ export function listPage(
       }
       const entry = folder.get(rel) as FileEntry;
       const file = describe(folder, entry);
-      resources.push(file);
       // A document's text follows it (so a page may hold one more than pageSize). An image's OCR text is not
       // listed: a folder of photos would list twice as much, mostly text that is not there; search, grep and
       // the read tool give it, and its `?as=text` reads like a document's.
-      if (documents && documentKind(rel)) resources.push(describeText(file, documents.peek(documentKey(folder, entry))?.text));
+      const entries = documents && documentKind(rel) ? [file, describeText(file, documents.peek(documentKey(folder, entry))?.text)] : [file];
+      if (fits && !fits(entries) && resources.length > 0) {
+        more = true;
+        break outer;
+      }
+      resources.push(...entries);
       last = { folder, rel };
     }
   }

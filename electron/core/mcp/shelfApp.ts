@@ -21,6 +21,7 @@ import { ShelfError } from '../base/shelfError.js';
 import { MAX_PROPOSALS } from '../changes/changeGate.js';
 import type { PublishedFolder } from '../library/publishedFolder.js';
 import { appFile, appFolders, findFiles, folderOf, listDirectory } from './appBrowse.js';
+import { APP_CHANGES_OUTPUT, APP_FIND_OUTPUT, APP_LIST_OUTPUT, APP_SEARCH_OUTPUT, BROWSE_OUTPUT } from './outputSchemas.js';
 import { callShelfTool, parse, SHELF_TOOLS, type ToolContext, toolError } from './shelfTools.js';
 
 /**
@@ -108,6 +109,7 @@ export const BROWSE_SHELF_TOOL: Tool = {
   description:
     "Shows MCP Shelf's published folders in the chat, where the person can browse, filter, search, preview files and add them to the conversation (in clients that show MCP Apps). Also answers in text: the folders, and with `query` the files whose name or text matches, each with the URI to pass to read_resource.",
   inputSchema: schema(BrowseArgs),
+  outputSchema: BROWSE_OUTPUT,
   annotations: READ_ONLY,
   // Both spellings: hosts read `ui.resourceUri`; early ones the flat key.
   _meta: { ui: { resourceUri: APP_URI, visibility: ['model', 'app'] }, [RESOURCE_URI_META_KEY]: APP_URI },
@@ -121,6 +123,7 @@ export const APP_ONLY_TOOLS: Tool[] = [
     title: 'List a directory (app)',
     description: `${FOR_APP} The published folders, and one page of a directory.`,
     inputSchema: schema(ListArgs),
+    outputSchema: APP_LIST_OUTPUT,
     annotations: READ_ONLY,
     _meta: appOnly,
   },
@@ -129,6 +132,7 @@ export const APP_ONLY_TOOLS: Tool[] = [
     title: 'Find files by name (app)',
     description: `${FOR_APP} Files whose path contains every word.`,
     inputSchema: schema(FindArgs),
+    outputSchema: APP_FIND_OUTPUT,
     annotations: READ_ONLY,
     _meta: appOnly,
   },
@@ -137,6 +141,7 @@ export const APP_ONLY_TOOLS: Tool[] = [
     title: 'Search file text (app)',
     description: `${FOR_APP} Full-text search, as search_resources.`,
     inputSchema: schema(SearchArgs),
+    outputSchema: APP_SEARCH_OUTPUT,
     annotations: READ_ONLY,
     _meta: appOnly,
   },
@@ -153,18 +158,18 @@ export const APP_ONLY_TOOLS: Tool[] = [
     title: 'Changes waiting for approval (app)',
     description: `${FOR_APP} The changes this client proposed that wait for the person's decision in the MCP Shelf window; it decides none of them.`,
     inputSchema: schema(ChangesArgs),
+    outputSchema: APP_CHANGES_OUTPUT,
     annotations: READ_ONLY,
     _meta: appOnly,
   },
 ];
 
 /**
- * The app's tools, listed to every client: hosts that show apps keep the
- * view's own tools from the model (their visibility says "app"). Listing
- * them only to clients that declare the extension would break the app in
- * hosts that show apps without declaring it (VS Code, late 2026); a client
- * that shows no app lists five tools more, whose descriptions send a model
- * to the others.
+ * The app's tools, for a client that shows apps (its profile says so:
+ * clientProfiles.ts, from the extension it declares or what it is known to
+ * do — VS Code shows apps without declaring it). Hosts keep the view's own
+ * tools from the model (their visibility says "app"); a client that shows
+ * no app is listed browse_shelf alone. Every one stays callable.
  */
 export const APP_TOOL_LIST: Tool[] = [BROWSE_SHELF_TOOL, ...APP_ONLY_TOOLS];
 

@@ -1,18 +1,19 @@
-import { type Implementation, Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, type Implementation, Server } from '@modelcontextprotocol/server';
 
 import type { ClientReads, Requester } from '../access/clientReads.js';
 import { cancelOfSignal } from '../base/requestCancel.js';
 import { ShelfError } from '../base/shelfError.js';
 import type { ClientChanges } from '../changes/clientChanges.js';
 import { heldCost, type MemoryAccount } from '../clientMemory/memoryBudget.js';
+import { declaresApps } from '../delivery/clientProfiles.js';
 import type { Library } from '../library/library.js';
 import type { Grep } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { VERSION } from '../version.js';
 import { CHANGE_TOOLS } from './changeTools.js';
 import type { Era } from './protocolEra.js';
-import { APP_TOOL_LIST, type AppView, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
-import { callShelfTool, SHELF_TOOLS } from './shelfTools.js';
+import { APP_TOOL_LIST, type AppView, BROWSE_SHELF_TOOL, callAppTool, EXTENSION_ID, isAppTool, isAppUri, readAppResource } from './shelfApp.js';
+import { callShelfTool, shelfToolsFor } from './shelfTools.js';
 import { type Spelling, spellingOf, UriSpellings } from './uriSpellings.js';
 
 /** Quiet period before one list_changed goes out for a burst of file changes. */
@@ -83,6 +84,9 @@ export interface ShelfServerSetup extends ShelfServerOptions {
   toolsChanged?: (listener: () => void) => () => void;
 }
 
+/** The capabilities a modern request's envelope declares. */
+const clientCapabilitiesOf = (envelope: unknown): unknown => (envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+
 /** Subscriptions one 2025 connection may hold; a client asking for more gets an error, not our memory. */
 const MAX_SUBSCRIPTIONS = 10_000;
 
@@ -92,7 +96,18 @@ export interface ShelfServer {
   dispose(): void;
 }
 
-const INSTRUCTIONS =
+/** What a model is told first, naming the tools it can call (a tools-only model cannot call protocol methods). */
+export const TOOL_INSTRUCTIONS = [
+  "MCP Shelf gives you the person's local folders that they chose to publish.",
+  'list_directory shows the published folders and walks their directories (with depth, a tree); list_resources lists files, by folder, glob or modified_since (what changed since a time).',
+  'read_resource reads one file: text by lines with offset and limit, documents (PDF, Word, Excel…) as their text, images as images.',
+  'search_resources finds files by the words in them; grep_resources finds lines by regular expression.',
+  'Name a file by its file:// URI as the tools give it, by an absolute path inside a published folder, or by a folder\'s name then the path in it ("notes/2026/plan.md").',
+  'Some folders ask the person before each read; where a folder allows it, write_resource and edit_resource propose a change that the person approves in MCP Shelf.',
+].join(' ');
+
+/** Without the tools (turned off): the resources are all a client has. */
+const RESOURCE_INSTRUCTIONS =
   'MCP Shelf publishes local folders as read-only resources. List them with resources/list, read them with resources/read, and subscribe (or listen) to be told when a file changes.';
 
 /**
@@ -111,7 +126,7 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
       ...(tools ? { tools: { listChanged: true } } : {}),
       ...(app ? { extensions: { [EXTENSION_ID]: {} } } : {}),
     },
-    instructions: INSTRUCTIONS,
+    instructions: tools ? TOOL_INSTRUCTIONS : RESOURCE_INSTRUCTIONS,
   });
 
   // While folders are still being indexed (right after start) a list holds what is indexed so
@@ -136,9 +151,13 @@ export function createShelfServer(library: Library, setup: ShelfServerSetup): Sh
   });
   if (tools) {
     // The change tools only while a folder lets a model propose changes: a client never sees a door that is shut.
-    server.setRequestHandler('tools/list', () => {
+    // The app's own tools only to a client that shows apps (its profile decides); browse_shelf answers in text too.
+    server.setRequestHandler('tools/list', (req, ctx) => {
       const changing = setup.changes?.anyAllowed() ? CHANGE_TOOLS : [];
-      return { tools: [...SHELF_TOOLS, ...changing, ...(app ? APP_TOOL_LIST : [])] };
+      const declared = declaresApps(setup.era === 'legacy' ? server.getClientCapabilities() : clientCapabilitiesOf(ctx.mcpReq.envelope));
+      const profile = setup.reads.profile(who(req.method, ctx), declared);
+      const appTools = app ? (profile.apps ? APP_TOOL_LIST : [BROWSE_SHELF_TOOL]) : [];
+      return { tools: [...shelfToolsFor(profile), ...changing, ...appTools] };
     });
     server.setRequestHandler('tools/call', (req, ctx) =>
       app && isAppTool(req.params.name)

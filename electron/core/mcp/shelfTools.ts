@@ -10,13 +10,16 @@ import { toRpcError } from '../base/rpcError.js';
 import { ShelfError } from '../base/shelfError.js';
 import type { ClientChanges } from '../changes/clientChanges.js';
 import type { DeliveryProfile } from '../delivery/clientProfiles.js';
-import type { Library } from '../library/library.js';
-import type { ListedResource } from '../library/resourceListing.js';
 import { changeRefused } from '../library/safeWrite.js';
-import { globMatcher, MAX_GLOB_CHARS } from '../search/globMatcher.js';
-import { DEFAULT_MATCHES, type Grep, type GrepPage, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
+import { MAX_GLOB_CHARS } from '../search/globMatcher.js';
+import { DEFAULT_MATCHES, type Grep, MAX_CONTEXT, MAX_MATCHES, MAX_PATTERN_CHARS } from '../search/grep.js';
 import type { SearchIndex } from '../search/searchIndex.js';
 import { CHANGE_TOOL_NAMES, EditArgs, runChangeTool, WriteArgs } from './changeTools.js';
+import { listDirectoryResult, MAX_DEPTH } from './directoryTool.js';
+import { grepPlace, grepText } from './grepTool.js';
+import { folderFilter, listFilter, listResourcesResult, sameArgs } from './listTool.js';
+import { DIRECTORY_OUTPUT, GREP_OUTPUT, LIST_OUTPUT, SEARCH_OUTPUT } from './outputSchemas.js';
+import { readUriOf } from './personPaths.js';
 
 /**
  * The read-only tools, for clients whose model reaches files only through
@@ -35,13 +38,20 @@ const ListArgs = z
   .object({
     folder: folderArg,
     glob: globArg('Only paths matching this glob, relative to the folder (e.g. "**/*.md"; without a "/" it matches file names)'),
+    modified_since: z.iso.datetime({ offset: true }).optional().describe('Only files changed at or after this time (ISO 8601, e.g. "2026-11-30T00:00:00Z")'),
     cursor: z.string().max(4096).optional().describe('nextCursor from the previous page'),
   })
   .strict();
 
 const ReadArgs = z
   .object({
-    uri: z.string().min(1).describe("The file's URI, as list_resources, search_resources or grep_resources give it"),
+    uri: z
+      .string()
+      .min(1)
+      .max(8192)
+      .describe(
+        'The file\'s URI, as list_resources, list_directory, search_resources or grep_resources give it; or its path: absolute (inside a published folder), a folder\'s name then the path in it ("notes/a.md"), or a file name only one file has',
+      ),
     offset: z
       .number()
       .int()
@@ -65,6 +75,28 @@ const ReadArgs = z
       .describe(
         'For a PDF, which pages: "3" or "2-5" (slides of a presentation, sheets of a workbook, chapters of a book, cells of a notebook, messages of a mailbox likewise)',
       ),
+  })
+  .strict();
+
+const DirectoryArgs = z
+  .object({
+    path: z
+      .string()
+      .max(8192)
+      .optional()
+      .describe(
+        'The directory: a published folder\'s name ("notes"), a path in it ("notes/2026/march"), an absolute path or a file:// URI. Absent: the published folders.',
+      ),
+    depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DEPTH)
+      .optional()
+      .describe(
+        `Levels to show: 1 (default) is the directory's own entries; more gives the tree below it, each directory followed by its entries (at most ${MAX_DEPTH})`,
+      ),
+    cursor: z.string().max(16_384).optional().describe('nextCursor from the previous call (with the same path and depth)'),
   })
   .strict();
 
@@ -92,6 +124,14 @@ const GrepArgs = z
     ignoreCase: z.boolean().optional().describe('Match letters in any case'),
     context: z.number().int().min(0).max(MAX_CONTEXT).optional().describe(`Lines to show before and after each match (0–${MAX_CONTEXT}, default 0)`),
     folder: folderArg,
+    path: z
+      .string()
+      .min(1)
+      .max(8192)
+      .optional()
+      .describe(
+        'Only this file or directory: a folder\'s name then the path in it ("notes/2026"), an absolute path inside a published folder, or a file:// URI (a glob then applies below it)',
+      ),
     glob: globArg('Only files whose path matches this glob (e.g. "**/*.log"; without a "/" it matches file names)'),
     maxResults: z
       .number()
@@ -115,8 +155,9 @@ export const SHELF_TOOLS: Tool[] = [
     name: 'list_resources',
     title: 'List published files',
     description:
-      "Lists the files MCP Shelf publishes (the same as resources/list), optionally one folder and a glob, a page at a time: each file's URI, type and size.",
+      "Lists the files in the published folders, a page at a time: each file's URI, type, size and modified time. Narrow it to one folder, a glob, or the files changed since a time (modified_since). To see a folder's directories, use list_directory.",
     inputSchema: schema(ListArgs),
+    outputSchema: LIST_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -131,11 +172,21 @@ export const SHELF_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
+    name: 'list_directory',
+    title: 'List a directory',
+    description:
+      'Lists one directory of a published folder: its directories first, then its files, each with kind, size, modified time and (a directory) how many entries it holds; with depth, the tree below it. Without a path: the published folders. Paths it gives go to read_resource and list_directory as they are. Hidden, ignored and secret files are never shown.',
+    inputSchema: schema(DirectoryArgs),
+    outputSchema: DIRECTORY_OUTPUT,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
     name: 'search_resources',
     title: 'Search published files',
     description:
       'Full-text search over the published text files and the text of documents (PDF, Word, Excel, PowerPoint), best matches first: each result has the URI to read, a score, the line and a snippet with the matched words in **bold**.',
     inputSchema: schema(SearchArgs),
+    outputSchema: SEARCH_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -144,9 +195,29 @@ export const SHELF_TOOLS: Tool[] = [
     description:
       "Finds the lines that match a regular expression in the published text files and documents' text, with line numbers and optional context lines, grouped by file (like ripgrep). Then read_resource with an offset near a line reads around it.",
     inputSchema: schema(GrepArgs),
+    outputSchema: GREP_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 ];
+
+/** read_resource's description with the real budget of this client's profile (what a call gives it at most). */
+function readDescription(budget: number): string {
+  return (SHELF_TOOLS.find((t) => t.name === 'read_resource') as Tool).description?.replace(
+    'at most about 100,000 characters a call',
+    `at most about ${budget.toLocaleString('en')} characters (about ${Math.round(budget / CHARS_PER_TOKEN).toLocaleString('en')} tokens) a call`,
+  ) as string;
+}
+
+/**
+ * Characters a token is estimated at, for code and prose alike (Claude
+ * Code's 25,000-token cut is kept to 75,000 characters: clientProfiles.ts).
+ */
+export const CHARS_PER_TOKEN = 3;
+
+/** The read-only tools as this client is told about them: descriptions that state its own budget. */
+export function shelfToolsFor(profile: DeliveryProfile): Tool[] {
+  return SHELF_TOOLS.map((t) => (t.name === 'read_resource' ? { ...t, description: readDescription(profile.textBudget) } : t));
+}
 
 /** Bad arguments are the model's to fix, so they come back as a tool error it can read (SEP-1303), not a protocol error. */
 export function parse<T>(s: z.ZodType<T>, args: unknown, tool: string): T {
@@ -169,32 +240,6 @@ export function toolError(err: unknown): CallToolResult {
 }
 
 const TOOL_NAMES = new Set(SHELF_TOOLS.map((t) => t.name));
-/** A client's glob as a matcher (linear time: see globMatcher.ts). */
-function matcher(glob: string | undefined): (rel: string) => boolean {
-  return glob ? globMatcher(glob) : () => true;
-}
-
-function folderFilter(library: Library, folder: string | undefined): (root: string) => boolean {
-  if (!folder) return () => true;
-  const roots = library.list().filter((f) => f.root === path.resolve(folder) || f.realRoot === folder || path.basename(f.root) === folder);
-  if (roots.length === 0) throw ShelfError.invalidParams(`Not a published folder: ${folder}`);
-  const set = new Set(roots.map((f) => f.root));
-  return (root) => set.has(root);
-}
-
-const TOOL_PAGE_SIZE = 1000;
-
-/** The chosen folders' resources whose path matches the glob, one page after `cursor` (a position, as in resources/list). */
-function matchingPage(
-  library: Library,
-  folder: string | undefined,
-  glob: string | undefined,
-  cursor: string | undefined,
-): { resources: ListedResource[]; nextCursor?: string } {
-  const inFolder = folderFilter(library, folder);
-  const matches = matcher(glob);
-  return library.listResources(cursor, TOOL_PAGE_SIZE, undefined, (f, rel) => inFolder(f.root) && matches(rel));
-}
 
 /** What the tools work with: client reads (asked about, recorded) and the searchers the search tools answer from (null: that tool is off). */
 export interface ToolContext {
@@ -254,17 +299,21 @@ async function runTool(
   switch (name) {
     case 'list_resources': {
       const a = parse(ListArgs, args, name);
-      const { resources, nextCursor } = matchingPage(library, a.folder, a.glob, a.cursor);
-      const lines = resources.map((r) => `${r.uri}\t${r.mimeType}\t${r.size ?? '?'}`);
-      const more = nextCursor ? `\nMore files follow: call list_resources again with cursor "${nextCursor}" (and the same folder and glob).` : '';
-      return {
-        content: [{ type: 'text', text: `${resources.length} file(s) (URI, MIME type, bytes):\n${lines.join('\n')}${more}` }],
-        structuredContent: { resources, ...(nextCursor ? { nextCursor } : {}) },
-      };
+      return listResourcesResult(library, {
+        accept: listFilter(library, a),
+        cursor: a.cursor,
+        budget: reads.profile(who).textBudget,
+        same: sameArgs(a, ['folder', 'glob', 'modified_since']),
+      });
     }
     case 'read_resource': {
       const a = parse(ReadArgs, args, name);
-      return reads.readForModel(a, who, via, cancel);
+      // A path becomes the URI of the file it names first; then the read takes the same checks as any URI.
+      return reads.readForModel({ ...a, uri: readUriOf(library, a.uri) }, who, via, cancel);
+    }
+    case 'list_directory': {
+      const a = parse(DirectoryArgs, args, name);
+      return listDirectoryResult(reads, a, reads.profile(who).textBudget);
     }
     case 'search_resources': {
       const a = parse(SearchArgs, args, name);
@@ -327,14 +376,16 @@ async function runTool(
       const grep = tools.grep ?? null;
       if (!grep) throw ShelfError.invalidParams('grep is not available on this shelf');
       const profile = reads.profile(who);
-      const inFolder = a.folder ? folderFilter(library, a.folder) : undefined;
+      const within = a.path === undefined ? null : grepPlace(library, a.path, a.glob);
+      const inFolder = within ? within.folder : a.folder ? folderFilter(library, a.folder) : undefined;
+      const glob = within ? within.glob : a.glob;
       const page = await grep
         .search({
           pattern: a.pattern,
           ignoreCase: a.ignoreCase ?? false,
           context: a.context ?? 0,
           ...(inFolder ? { folder: inFolder } : {}),
-          ...(a.glob ? { glob: a.glob } : {}),
+          ...(glob ? { glob } : {}),
           maxMatches: a.maxResults ?? DEFAULT_MATCHES,
           budget: profile.textBudget,
           ...(a.cursor ? { cursor: a.cursor } : {}),
@@ -375,44 +426,4 @@ async function runTool(
     default:
       throw ShelfError.invalidParams(`Unknown tool: ${name}`);
   }
-}
-
-/** grep's result as a model reads it: per file its URI, then `line: text` for matches and `line- text` for context (as ripgrep prints). */
-function grepText(pattern: string, ignoreCase: boolean, page: GrepPage): string {
-  const out: string[] = [];
-  const what = `/${pattern}/${ignoreCase ? 'i' : ''}`;
-  const searched = `${page.scannedFiles.toLocaleString('en')} file(s) searched`;
-  out.push(
-    page.matches === 0
-      ? `No line matches ${what} (${searched}).`
-      : `${page.matches} matching line(s) in ${page.files.length} file(s) for ${what} (${searched}):`,
-  );
-  for (const f of page.files) {
-    out.push('', `${f.uri}${f.document ? ' (document text; read_resource gives it)' : ''}`);
-    let last = 0;
-    for (const m of f.matches) {
-      const before = m.before ?? [];
-      const first = m.line - before.length;
-      if (last > 0 && first > last + 1) out.push('  --');
-      before.forEach((l, i) => {
-        if (first + i > last) out.push(`  ${first + i}- ${l}`);
-      });
-      out.push(`  ${m.line}: ${m.text}`);
-      (m.after ?? []).forEach((l, i) => out.push(`  ${m.line + 1 + i}- ${l}`));
-      last = m.line + (m.after?.length ?? 0);
-    }
-  }
-  const why = {
-    matches: 'it found as many lines as asked for',
-    budget: 'its text reached the budget',
-    bytes: 'it read as many bytes as a call may',
-    time: 'it took as long as a call may',
-  };
-  if (page.nextCursor)
-    out.push(
-      '',
-      `The search stopped because ${why[page.stoppedBy ?? 'matches']}: call grep_resources again with cursor "${page.nextCursor}" (and the same pattern, ignoreCase and glob) for more.`,
-    );
-  if (page.notSearched.length > 0) out.push(`Not searched (these folders ask before each read; read their files one by one): ${page.notSearched.join(', ')}`);
-  return out.join('\n');
 }
