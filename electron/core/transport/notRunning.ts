@@ -16,7 +16,7 @@ import { ErrorCodes } from '../../../shared/errorCodes.js';
 
 // The tools a model is given (test/integration/bridgeNotRunning.test.ts compares them with the server's definitions;
 // importing those would bring the SDK and zod into the bridge).
-const TOOLS = ['list_resources', 'read_resource', 'search_resources', 'grep_resources', 'write_resource', 'edit_resource', 'browse_shelf'];
+const TOOLS = ['list_resources', 'read_resource', 'list_directory', 'search_resources', 'grep_resources', 'write_resource', 'edit_resource', 'browse_shelf'];
 const MODERN = '2026-07-28';
 const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 /** The one resource the stand-in lists: reading it gives the instruction. */
