@@ -85,7 +85,7 @@ export function SearchPanel({
               .filter(Boolean)
               .join(' · ')}
       </p>
-      <div className="search-results">
+      <div className="search-results" data-testid="search-results">
         {/* The listbox holds the hits only: messages and the More button sit beside it (a listbox may own options alone). */}
         {!query.trim() && indexing && (
           <div className="empty-small centered">
