@@ -11,7 +11,9 @@ import type { ClientConfigSnippet, ClientSetupResult, DoctorReport, SetupClient 
 // The contract's types by area, all reachable from here.
 export type * from './accessTypes.js';
 export type * from './clientSetupTypes.js';
+export type * from './searchTypes.js';
 export type * from './trafficTypes.js';
+import type { GrepResults, NotIndexedReport } from './searchTypes.js';
 import type { TrafficEntry, TrafficQuery, TrafficRow } from './trafficTypes.js';
 
 export interface FolderOptions {
@@ -300,6 +302,10 @@ export interface ShelfMethods {
   completeFolderPath(typed: string): Promise<string[]>;
   /** Full-text search, as the search_resources tool answers it (ask-before-read folders left out). */
   searchContent(query: string, options: { folder?: string; cursor?: string; limit?: number }): Promise<SearchResults>;
+  /** The files content search cannot find (not in its index), named up to `limit`, with counts. */
+  notIndexed(options: { folder?: string; limit?: number }): Promise<NotIndexedReport>;
+  /** grep (RE2, line by line) over just the files the index left out: what search cannot find there. */
+  grepNotIndexed(pattern: string, options: { folder?: string; ignoreCase?: boolean; cursor?: string }): Promise<GrepResults>;
 }
 
 export interface ShelfEvents {
@@ -358,6 +364,8 @@ export const SHELF_METHODS = [
   'undoChange',
   'undoStates',
   'searchContent',
+  'notIndexed',
+  'grepNotIndexed',
   'completeFolderPath',
   'readForModel',
   'fileLink',

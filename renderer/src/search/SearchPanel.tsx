@@ -3,17 +3,11 @@ import './search.css';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 
 import type { FolderInfo, SearchHit, ShelfApi } from '../../../shared/shelfApi';
-import { snippetParts } from '../../../shared/snippetMarks';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
+import { NotIndexed } from './NotIndexed';
+import { Snippet } from './Snippet';
 import { type Indexing, type SearchDraft, useSearch } from './useSearch';
-
-/** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
-export function Snippet({ text }: { text: string }) {
-  return (
-    <span className="hit-snippet mono">{snippetParts(text).map((p, i) => (p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</span>
-  );
-}
 
 /**
  * Content search over every published file and document text, ranked, as
@@ -77,8 +71,8 @@ export function SearchPanel({
           : [
               results ? `${results.total.toLocaleString()} ${results.total === 1 ? 'file matches' : 'files match'}` : busy ? 'Searching…' : null,
               pending > 0
-                ? `Indexing: ${indexing.indexed.toLocaleString()} files done, ${pending.toLocaleString()} to go — results may be incomplete`
-                : `${indexing.indexed.toLocaleString()} files indexed`,
+                ? `Indexing: ${indexing.indexed.toLocaleString()} ${indexing.indexed === 1 ? 'file' : 'files'} done, ${pending.toLocaleString()} to go — results may be incomplete`
+                : `${indexing.indexed.toLocaleString()} ${indexing.indexed === 1 ? 'file' : 'files'} indexed`,
               results && results.notSearched.length > 0 ? `Not searched (asks before each read): ${results.notSearched.map(baseName).join(', ')}` : null,
               indexing.full ? `The index is full (${indexing.maxFiles.toLocaleString()} files at most): some files are not searched` : null,
             ]
@@ -98,6 +92,7 @@ export function SearchPanel({
             No file matches “{query.trim()}”.
           </p>
         )}
+        {query.trim() && indexing && <NotIndexed api={api} folder={folder} query={query} indexing={indexing} onOpen={onOpen} fail={fail} />}
         {hits.length > 0 && (
           <div id="search-results" role="listbox" aria-label="Results">
             {hits.map((h, i) => (
