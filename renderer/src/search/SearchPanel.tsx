@@ -1,6 +1,6 @@
 import './search.css';
 
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
 import type { FolderInfo, SearchHit, ShelfApi } from '../../../shared/shelfApi';
 import { baseName } from '../folders/FolderList';
@@ -31,8 +31,17 @@ export function SearchPanel({
   draft: SearchDraft;
 }) {
   const { active, setActive } = draft;
-  const { query, setQuery, folder, setFolder, results, busy, more } = useSearch(api, indexing, fail, draft);
+  const { query, setQuery, folder, setFolder, results, busy, current, more } = useSearch(api, indexing, fail, draft);
   const inputRef = useRef<HTMLInputElement>(null);
+  /** Enter came before the results of what was typed: the hit opens when they do. */
+  const [enterWaiting, setEnterWaiting] = useState(false);
+  useEffect(() => setEnterWaiting(false), [query, folder]);
+  useEffect(() => {
+    if (!enterWaiting || !current) return;
+    setEnterWaiting(false);
+    const hit = results?.hits[active];
+    if (hit) onOpen(hit);
+  }, [enterWaiting, current, results, active, onOpen]);
   const pending = indexing?.pending ?? 0;
 
   useEffect(() => inputRef.current?.focus(), []);
@@ -41,6 +50,7 @@ export function SearchPanel({
     const hits = results?.hits ?? [];
     if (e.key === 'ArrowDown') setActive((a) => Math.min(hits.length - 1, a + 1));
     else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
+    else if (e.key === 'Enter' && !current && query.trim()) setEnterWaiting(true);
     else if (e.key === 'Enter' && hits[active]) onOpen(hits[active]);
     else return;
     e.preventDefault();
