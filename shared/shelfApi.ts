@@ -238,6 +238,8 @@ export interface HostInfo {
   /** True when pickFolders opens a native dialog; otherwise the window asks for a path. */
   nativePicker: boolean;
   platform: string;
+  /** The home folder of the account the shelf runs as (the window asks before publishing it, or a folder above it, whole). */
+  home: string;
 }
 
 /** Outcome of adding folders: each path either added or refused with a reason. */
