@@ -11,7 +11,9 @@ import type { ClientConfigSnippet, ClientSetupResult, DoctorReport, SetupClient 
 // The contract's types by area, all reachable from here.
 export type * from './accessTypes.js';
 export type * from './clientSetupTypes.js';
+export type * from './searchTypes.js';
 export type * from './trafficTypes.js';
+import type { GrepResults, NotIndexedReport } from './searchTypes.js';
 import type { TrafficEntry, TrafficQuery, TrafficRow } from './trafficTypes.js';
 
 export interface FolderOptions {
@@ -238,6 +240,8 @@ export interface HostInfo {
   /** True when pickFolders opens a native dialog; otherwise the window asks for a path. */
   nativePicker: boolean;
   platform: string;
+  /** The home folder of the account the shelf runs as (the window asks before publishing it, or a folder above it, whole). */
+  home: string;
 }
 
 /** Outcome of adding folders: each path either added or refused with a reason. */
@@ -302,6 +306,10 @@ export interface ShelfMethods {
   completeFolderPath(typed: string): Promise<string[]>;
   /** Full-text search, as the search_resources tool answers it (ask-before-read folders left out). */
   searchContent(query: string, options: { folder?: string; cursor?: string; limit?: number }): Promise<SearchResults>;
+  /** The files content search cannot find (not in its index), named up to `limit`, with counts. */
+  notIndexed(options: { folder?: string; limit?: number }): Promise<NotIndexedReport>;
+  /** grep (RE2, line by line) over just the files the index left out: what search cannot find there. */
+  grepNotIndexed(pattern: string, options: { folder?: string; ignoreCase?: boolean; cursor?: string }): Promise<GrepResults>;
 }
 
 export interface ShelfEvents {
@@ -360,6 +368,8 @@ export const SHELF_METHODS = [
   'undoChange',
   'undoStates',
   'searchContent',
+  'notIndexed',
+  'grepNotIndexed',
   'completeFolderPath',
   'readForModel',
   'fileLink',

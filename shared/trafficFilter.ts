@@ -16,7 +16,7 @@ export function matchesTrafficFields(e: TrafficRow, f: TrafficFilter): boolean {
   return (
     (f.connectionId === undefined || e.connectionId === f.connectionId) &&
     (f.method === undefined || e.method === f.method) &&
-    (!f.errorsOnly || e.kind === 'error') &&
+    (!f.errorsOnly || e.kind === 'error' || e.toolError === true) &&
     (f.failure === undefined || e.failure === f.failure)
   );
 }

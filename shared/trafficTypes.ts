@@ -25,6 +25,8 @@ export interface TrafficRow {
   errorMessage: string | null;
   /** An error reply to a read: why, as the owner reads it (see AccessEntry.failure). */
   failure?: ReadFailure;
+  /** A tools/call answered with a failed result (isError: the read was denied, timed out, or went wrong); errorMessage says what. */
+  toolError?: true;
   /** A tool read's answer: what it gave ("lines 1–2,000 of 120,000", "image 1568×1045 JPEG (from 3000×2000 PNG)"). */
   detail?: string;
   /** Its JSON had long strings cut (see TrafficEntry.payload). */

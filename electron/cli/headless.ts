@@ -1,4 +1,5 @@
 import { realpath } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 import type { FolderOptions } from '../../shared/shelfApi.js';
@@ -96,7 +97,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<HeadlessS
   const settingsDir = options.settingsDir ?? defaultSettingsDir();
   const service = await ShelfService.start({
     settingsDir,
-    host: { kind: 'web', nativePicker: false, platform: process.platform },
+    host: { kind: 'web', nativePicker: false, platform: process.platform, home: os.homedir() },
     sessionFolders: folders.length > 0 ? folders : undefined,
     sessionRules: options.rules,
     socketPath: options.socketPath,

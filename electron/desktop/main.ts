@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -226,7 +227,7 @@ async function start(): Promise<void> {
 
   service = await ShelfService.start({
     settingsDir: app.getPath('userData'),
-    host: { kind: 'electron', nativePicker: true, platform: process.platform },
+    host: { kind: 'electron', nativePicker: true, platform: process.platform, home: os.homedir() },
     bridge: bridgeCommand,
     pickFolders,
     log: (message) => console.warn(`mcp-shelf: ${message}`),

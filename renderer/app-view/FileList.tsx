@@ -3,7 +3,7 @@ import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useState
 
 import { formatBytes } from '../src/format';
 import { Marked } from '../src/resources/ResourceTree';
-import { Snippet } from '../src/search/SearchPanel';
+import { Snippet } from '../src/search/Snippet';
 import type { Row, ShelfFile } from './useTree';
 
 /** A search hit: a file row with its best line. */

@@ -20,7 +20,7 @@ export async function startService(overrides: Partial<ServiceOptions> = {}, dir?
   const logs: string[] = [];
   const service = await ShelfService.start({
     settingsDir: home,
-    host: { kind: 'web', nativePicker: false, platform: process.platform },
+    host: { kind: 'web', nativePicker: false, platform: process.platform, home: os.homedir() },
     socketPath: path.join(home, 's.sock'),
     bridge: (sock) => nodeBridgeCommand(process.execPath, CLI, sock),
     log: (m) => logs.push(m),

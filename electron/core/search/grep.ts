@@ -33,6 +33,8 @@ export interface GrepQuery {
   glob?: string;
   /** Folders left out (ask-before-read: their text reaches a client only through an allowed read). */
   skipFolder?: (root: string) => boolean;
+  /** Just these files (the window greps the ones the search index left out). */
+  only?: (folder: PublishedFolder, rel: string) => boolean;
   maxMatches?: number;
   /** Characters of matched and context lines at most (the client's text budget). */
   budget?: number;
@@ -150,7 +152,7 @@ export class Grep {
     const documentsOn = this.library.documentsOn;
     const ocrOn = this.library.ocrOn;
 
-    const walk = new FileWalk(folders, from, matchesGlob, q.skipFolder);
+    const walk = new FileWalk(folders, from, matchesGlob, q.skipFolder, q.only);
     const stopAt = (p: Pending, inside: Position['inside'] | undefined, why: GrepPage['stoppedBy']) => {
       page.nextCursor = encodeCursor({ folderId: p.folder.id, rel: p.rel, ...(inside ? { inside } : {}), query: queryKey });
       page.stoppedBy = why;
@@ -161,7 +163,12 @@ export class Grep {
       // may have begun to ask before each read since the cursor was made, or left the filter.
       const folder = folders.find((f) => f.id === from.folderId);
       const searchable =
-        folder && !q.skipFolder?.(folder.root) && (!matchesGlob || matchesGlob(from.rel)) && grepKind(from.rel, documentsOn, ocrOn) && folder.get(from.rel);
+        folder &&
+        !q.skipFolder?.(folder.root) &&
+        (!matchesGlob || matchesGlob(from.rel)) &&
+        (!q.only || q.only(folder, from.rel)) &&
+        grepKind(from.rel, documentsOn, ocrOn) &&
+        folder.get(from.rel);
       if (folder && searchable) resume = await this.pending(folder, from.rel, from.inside);
     }
     let key = 0;
@@ -327,13 +334,19 @@ class FileWalk {
   private readonly back: Array<{ folder: PublishedFolder; rel: string }> = [];
   private readonly iterator: Iterator<{ folder: PublishedFolder; rel: string }>;
 
-  constructor(folders: PublishedFolder[], from: Position | null, glob: ((rel: string) => boolean) | null, skipFolder?: (root: string) => boolean) {
+  constructor(
+    folders: PublishedFolder[],
+    from: Position | null,
+    glob: ((rel: string) => boolean) | null,
+    skipFolder?: (root: string) => boolean,
+    only?: (folder: PublishedFolder, rel: string) => boolean,
+  ) {
     this.iterator = (function* () {
       for (const folder of folders) {
         if (skipFolder?.(folder.root) || (from && folder.id < from.folderId)) continue;
         // A cursor names the file it stopped in (or after): the walk goes on after it.
         const paths = from && folder.id === from.folderId ? folder.paths().after(from.rel) : folder.paths();
-        for (const rel of paths) if (!glob || glob(rel)) yield { folder, rel };
+        for (const rel of paths) if ((!glob || glob(rel)) && (!only || only(folder, rel))) yield { folder, rel };
       }
     })();
   }

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToClients } from 'node:timers/promises';
 
 import { textUriOf } from '../../../shared/documentUris.js';
-import type { SearchHit, SearchResults } from '../../../shared/shelfApi.js';
+import type { NotIndexedReason, SearchHit, SearchResults } from '../../../shared/shelfApi.js';
 import { collectAfterBigJob } from '../background/collectAfterBigJob.js';
 import { nextSlice } from '../background/nextSlice.js';
 import { Turns } from '../background/turns.js';
@@ -10,6 +10,7 @@ import type { FolderChange, PublishedFolder } from '../library/publishedFolder.j
 import { globMatcher } from './globMatcher.js';
 import { InvertedIndex, type SweepOptions } from './invertedIndex.js';
 import { hasPhrases, type ParsedQuery, parseQuery, snippetOf } from './searchQuery.js';
+import { SkippedFiles } from './skippedFiles.js';
 
 export type { SearchHit };
 
@@ -109,6 +110,8 @@ export class SearchIndex {
 
   /** Files not indexed because the index was full. */
   private leftOut = 0;
+  /** Which files were left out and why (the window names them; grep can look in just those). */
+  readonly skipped = new SkippedFiles();
   /** Searches reading files at once; more wait (see MAX_RUNNING). */
   private readonly turns = new Turns(MAX_RUNNING, MAX_WAITING, 'Too many searches are running; try again shortly');
 
@@ -239,12 +242,14 @@ export class SearchIndex {
   }
 
   private drop(id: string): void {
+    this.skipped.clear(id);
     this.queue.delete(id);
     this.ocrWaiting.delete(id);
     if (this.docs.delete(id)) this.index.remove(id);
   }
 
   private dropFolder(folderId: number): void {
+    this.skipped.clearFolder(folderId);
     this.walks.delete(folderId);
     const prefix = `${folderId}\u0000`;
     this.walkBatch = this.walkBatch.filter((id) => !id.startsWith(prefix));
@@ -283,6 +288,7 @@ export class SearchIndex {
   }
 
   private async indexOne(id: string): Promise<void> {
+    this.skipped.clear(id); // left out before, maybe not now: each way out below says so again
     const [folderIdText, rel] = id.split('\u0000') as [string, string];
     const folder = this.library.list().find((f) => f.id === Number(folderIdText));
     const entry = folder?.get(rel);
@@ -290,10 +296,10 @@ export class SearchIndex {
     const fileUri = folder.uriOf(rel);
     const kind = this.library.textKindOf(rel);
     const document = kind !== null;
-    if (!document && entry.size > MAX_INDEXED_BYTES) return this.drop(id);
+    if (!document && entry.size > MAX_INDEXED_BYTES) return this.leave(id, 'too-big');
     if (this.docs.size >= this.maxFiles && !this.docs.has(id)) {
       this.leftOut++;
-      return;
+      return this.skipped.note(id, 'full');
     }
     if (kind === 'image') {
       // Read by OCR before (this run, or kept on disk): indexed now; else OCR reads it beside the index.
@@ -311,14 +317,21 @@ export class SearchIndex {
     try {
       // Not through the reply cache: a walk over every file must not push out what clients read.
       const read = await this.library.read(document ? textUriOf(fileUri) : fileUri, { background: true });
-      if (!('text' in read.contents)) return this.drop(id);
+      if (!('text' in read.contents)) return this.leave(id, 'binary');
       text = read.contents.text;
     } catch {
-      return this.drop(id); // gone, unreadable, or a document without text
+      // Gone (the next change drops it), unreadable, or a document without text.
+      return this.leave(id, 'unreadable');
     }
     // The path's words count too (boosted): "invoice" finds invoices/2024.pdf.
     this.index.add(id, text, rel);
     this.docs.set(id, { folderId: folder.id, rel: entry.rel }); // the index entry's string, not a copy
+  }
+
+  /** Out of the index, and why (see SkippedFiles). */
+  private leave(id: string, reason: NotIndexedReason): void {
+    this.drop(id);
+    this.skipped.note(id, reason);
   }
 
   /**

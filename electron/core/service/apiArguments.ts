@@ -162,6 +162,19 @@ export const API_ARGUMENTS = {
       .strict()
       .nullish(),
   ]),
+  notIndexed: z.tuple([
+    z
+      .object({ folder: z.string().min(1).max(4096).nullish(), limit: z.number().int().min(1).max(1000).nullish() })
+      .strict()
+      .nullish(),
+  ]),
+  grepNotIndexed: z.tuple([
+    z.string().min(1, 'a pattern is required').max(1000),
+    z
+      .object({ folder: z.string().min(1).max(4096).nullish(), ignoreCase: z.boolean().nullish(), cursor: z.string().max(2000).nullish() })
+      .strict()
+      .nullish(),
+  ]),
   readForModel: z.tuple([
     z.string().min(1).max(MAX_URI_CHARS),
     z

@@ -12,6 +12,7 @@ import type {
   FileAccess,
   FolderInfo,
   FolderOptions,
+  GrepResults,
   HistoryExport,
   HistoryExportFormat,
   HistoryPage,
@@ -21,6 +22,7 @@ import type {
   ModelPreview,
   ModelReadPosition,
   ModelReadRequest,
+  NotIndexedReport,
   ReadPreview,
   ResourcePage,
   SearchResults,
@@ -43,7 +45,7 @@ import { profileFor } from '../delivery/clientProfiles.js';
 import { READ_META_KEY } from '../delivery/modelRead.js';
 import type { Library } from '../library/library.js';
 import type { ConnectionHub } from '../mcp/connectionHub.js';
-import type { SearchIndex } from '../search/searchIndex.js';
+import { MAX_INDEXED_BYTES, type SearchIndex } from '../search/searchIndex.js';
 import { SettingsSchema } from '../settings/settingsStore.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { createShelf, historyLimits, type Shelf } from './createShelf.js';
@@ -357,6 +359,49 @@ export class ShelfService implements ShelfMethods {
       // The owner's own search covers ask-before-read folders too: asking is about clients, not the owner.
       limit: options?.limit ?? 50,
     });
+  }
+
+  async notIndexed(options: { folder?: string | null; limit?: number | null } | null): Promise<NotIndexedReport> {
+    const search = this.search;
+    if (!search) throw new Error('Full-text search is off (the searchIndex setting)');
+    const folder = options?.folder ? path.resolve(options.folder) : null;
+    const folders = this.shelf.library.list().filter((f) => !folder || f.root === folder);
+    return {
+      ...search.skipped.report(folders, options?.limit ?? 20),
+      pending: search.pending,
+      maxIndexedBytes: MAX_INDEXED_BYTES,
+      untracked: search.skipped.untracked,
+    };
+  }
+
+  async grepNotIndexed(pattern: string, options: { folder?: string | null; ignoreCase?: boolean | null; cursor?: string | null } | null): Promise<GrepResults> {
+    const search = this.search;
+    const grep = this.shelf.grep;
+    if (!search) throw new Error('Full-text search is off (the searchIndex setting)');
+    if (!grep) throw new Error('grep is not available on this shelf');
+    const folder = options?.folder ? path.resolve(options.folder) : null;
+    const page = await grep.search({
+      pattern,
+      ignoreCase: options?.ignoreCase ?? true,
+      ...(folder ? { folder: (root: string) => root === folder } : {}),
+      ...(options?.cursor ? { cursor: options.cursor } : {}),
+      // The owner's own grep covers ask-before-read folders too, as the owner's search does.
+      only: (f, rel) => search.skipped.has(f, rel),
+      maxMatches: 200,
+    });
+    return {
+      files: page.files.map((f) => ({
+        uri: f.uri,
+        folder: f.folder,
+        path: f.path,
+        document: f.document,
+        lines: f.matches.map((m) => ({ line: m.line, text: m.text })),
+      })),
+      matches: page.matches,
+      scannedFiles: page.scannedFiles,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      ...(page.stoppedBy ? { stoppedBy: page.stoppedBy } : {}),
+    };
   }
 
   async completeFolderPath(typed: string): Promise<string[]> {

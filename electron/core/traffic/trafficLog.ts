@@ -174,6 +174,13 @@ export class TrafficLog {
 
     // A tool read says what it gave in its result's _meta (a string the server made: a page, an image's size).
     const detail = kind === 'response' && method === 'tools/call' && direction === 'out' ? readDetailOf(m) : null;
+    // A tool that failed answers with a result (isError), not a JSON-RPC error: a denied or timed-out read showed as "ok".
+    const toolResult =
+      kind === 'response' && method === 'tools/call' ? (m?.result as { isError?: unknown; content?: Array<{ text?: unknown }> } | undefined) : undefined;
+    if (toolResult?.isError === true) {
+      const said = toolResult.content?.[0]?.text;
+      errorMessage = typeof said === 'string' ? keptString(said, MAX_LOGGED_STRING, '…') : null;
+    }
     const kept =
       m === null ? { payload: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : logPayload(m, text, preview);
     // Built in one literal (no spreads): this runs for every message.
@@ -196,6 +203,7 @@ export class TrafficLog {
     };
     if (detail) entry.detail = detail;
     if (failure) entry.failure = failure;
+    if (toolResult?.isError === true) entry.toolError = true;
     const cost = entryCost(entry);
     this.entries.push(entry);
     this.costs.push(cost);

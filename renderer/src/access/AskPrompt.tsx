@@ -2,8 +2,9 @@ import './access.css';
 
 import { useEffect, useRef, useState } from 'react';
 
-import type { AccessAsk, AccessDecision } from '../../../shared/shelfApi';
+import type { AccessDecision } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
+import type { HeldAsk } from './useAccess';
 
 /**
  * Clicks this soon after a prompt appears are not taken: a double click
@@ -28,12 +29,10 @@ export function since(t: number, now: number): string {
  * since when are MCP Shelf's facts, shown beside it. "Allow this client" is
  * offered only where the grant can be tied to a connection.
  */
-export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: number, decision: AccessDecision) => Promise<void> }) {
+export function AskPrompt({ asks, answer }: { asks: HeldAsk[]; answer: (id: number, decision: AccessDecision) => Promise<void> }) {
   const ask = asks[0];
   const [now, setNow] = useState(Date.now());
   const [armed, setArmed] = useState<number | null>(null);
-  /** When this window began showing the ask: the countdown runs from here for the ask's own timeout (no stale clock, no skew). */
-  const [shownAt, setShownAt] = useState(Date.now());
   const denyRef = useRef<HTMLButtonElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
 
@@ -41,9 +40,7 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
   const askId = ask?.id;
   useEffect(() => {
     if (askId === undefined) return;
-    const start = Date.now();
-    setShownAt(start);
-    setNow(start);
+    setNow(Date.now());
     denyRef.current?.focus();
     const timer = setInterval(() => setNow(Date.now()), 500);
     const arm = setTimeout(() => setArmed(askId), ARM_DELAY_MS);
@@ -55,7 +52,8 @@ export function AskPrompt({ asks, answer }: { asks: AccessAsk[]; answer: (id: nu
 
   if (!ask) return null;
   const ready = armed === ask.id;
-  const left = Math.max(0, Math.ceil((ask.deadline - ask.time - (now - shownAt)) / 1000));
+  // From when this window first heard of the ask, for the ask's own timeout (on this window's clock: no skew with the server's).
+  const left = Math.max(0, Math.ceil((ask.deadline - ask.time - (now - ask.receivedAt)) / 1000));
   const who = ask.client ? `${ask.client}${ask.clientVersion ? ` ${ask.clientVersion}` : ''}` : `Client #${ask.connectionId}`;
   const decide = (decision: AccessDecision) => void answer(ask.id, decision);
   const how = ask.transport === 'http' ? `HTTP${ask.allowClient ? ' session' : ', no connection'}` : 'the local socket';

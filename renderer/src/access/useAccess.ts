@@ -3,12 +3,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { fileUriOfText } from '../../../shared/documentUris';
 import type { AccessAsk, AccessDecision, FileAccess, ShelfApi } from '../../../shared/shelfApi';
 
+/** An ask as this window holds it: with when the window first heard of it (its countdown runs from there, on this window's clock). */
+export type HeldAsk = AccessAsk & { receivedAt: number };
+
 export interface AccessState {
   /** Read counts per file URI (successful client reads the history holds). */
   byUri: ReadonlyMap<string, FileAccess>;
   /** Changes whenever byUri or the history does (the map itself is updated in place). */
   version: number;
-  asks: AccessAsk[];
+  asks: HeldAsk[];
   answer(id: number, decision: AccessDecision): Promise<void>;
 }
 
@@ -23,7 +26,18 @@ const RELOAD_MS = 2000;
 export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => void): AccessState {
   const byUri = useRef(new Map<string, FileAccess>());
   const [version, setVersion] = useState(0);
-  const [asks, setAsks] = useState<AccessAsk[]>([]);
+  const [asks, setHeld] = useState<HeldAsk[]>([]);
+  /**
+   * Each ask keeps the time it first came: a queued ask's countdown is its own deadline, not its timeout again from
+   * when it reached the front (the second of two said "denied in 59 s" with 19 s left).
+   */
+  const setAsks = useCallback((list: AccessAsk[]) => {
+    const now = Date.now();
+    setHeld((held) => {
+      const known = new Map(held.map((a) => [a.id, a.receivedAt]));
+      return list.map((a) => ({ ...a, receivedAt: known.get(a.id) ?? now }));
+    });
+  }, []);
 
   useEffect(() => {
     if (!live) return;
@@ -74,7 +88,7 @@ export function useAccess(api: ShelfApi, live: boolean, fail: (err: unknown) => 
       offAccess();
       offAsks();
     };
-  }, [api, live, fail]);
+  }, [api, live, fail, setAsks]);
 
   const answer = useCallback(
     async (id: number, decision: AccessDecision) => {

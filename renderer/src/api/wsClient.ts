@@ -1,11 +1,12 @@
 import { createShelfClient, type ShelfApi, type ShelfEventName, webApiProtocols, type WireFrame } from '../../../shared/shelfApi';
 
-/** `locked`: this tab has no key to the server (or one of another shelf's: other settings on the same port). */
-export type ConnectionState = 'connecting' | 'open' | 'closed' | 'locked';
+/**
+ * `locked`: this tab has no key to the server (or one of another shelf's: other settings on the same port);
+ * `stopped`: the server does not answer at all (it stopped: the tab retries); `closed`: the connection dropped while the server answers.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'stopped' | 'locked';
 
 const TOKEN_KEY = 'mcp-shelf-token';
-/** Failed attempts in a row, without ever getting in, before the tab says it needs the new address. */
-const LOCKED_AFTER = 3;
 
 /**
  * The key to the API: printed in the address's fragment by `serve --ui`,
@@ -31,10 +32,17 @@ function takeToken(): string | null {
 export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api`;
   let token = takeToken();
-  let failures = 0;
+  /** The server answers but refused this tab's key: only then is the tab locked (a stopped server is not a wrong key). */
+  let refused = false;
+  /** The last state said, kept across retries (a retry does not say "Connecting" again). */
+  let said: ConnectionState = 'connecting';
+  const say = (state: ConnectionState) => {
+    said = state;
+    onState(state);
+  };
   window.addEventListener('hashchange', () => {
     token = takeToken();
-    failures = 0;
+    refused = false;
     if (ws === null || ws.readyState === WebSocket.CLOSED) open();
   });
   const listeners = new Map<ShelfEventName, Set<(payload: unknown) => void>>();
@@ -49,18 +57,18 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
     if (timer) clearTimeout(timer);
     timer = null;
     if (!token) {
-      onState('locked');
+      say('locked');
       return;
     }
-    onState(failures >= LOCKED_AFTER ? 'locked' : 'connecting');
+    say(refused ? 'locked' : said === 'open' ? 'closed' : said);
     const socket = new WebSocket(url, webApiProtocols(token));
     ws = socket;
     let opened = false;
     socket.onopen = () => {
       opened = true;
-      failures = 0;
+      refused = false;
       retry = 500;
-      onState('open');
+      say('open');
       for (const frame of queue.splice(0)) socket.send(frame);
     };
     socket.onmessage = (ev) => {
@@ -79,20 +87,22 @@ export function createWsApi(onState: (state: ConnectionState) => void): ShelfApi
       console.info(
         `MCP Shelf: connection closed (code ${ev.code}${ev.reason ? `, ${ev.reason}` : ''}${opened ? '' : ', before it opened'}); retrying in ${retry} ms`,
       );
-      if (!opened) failures++;
-      onState(failures >= LOCKED_AFTER ? 'locked' : opened || failures > 1 ? 'closed' : 'connecting');
-      // Refused before it opened while the server answers HTTP: the key is wrong (a stale address), not the network. Said now, not after three tries.
-      if (!opened && failures < LOCKED_AFTER) {
-        void fetch(`${location.origin}/`, { method: 'HEAD', cache: 'no-store' }).then(
-          (res) => {
-            if (res.ok && ws === socket && failures > 0) {
-              failures = LOCKED_AFTER;
-              onState('locked');
-            }
-          },
-          () => undefined,
-        );
-      }
+      // (Never opened: nothing is said until the server's answer below tells a wrong key from a stopped server.)
+      if (said === 'open') say('closed');
+      // Whether the server is there at all: refused before it opened while the server answers HTTP, the key is wrong
+      // (a stale address), not the network; no answer at all, the server stopped (not a key this tab lacks).
+      void fetch(`${location.origin}/`, { method: 'HEAD', cache: 'no-store' }).then(
+        (res) => {
+          if (ws !== socket || said === 'open') return;
+          if (res.ok && !opened) {
+            refused = true;
+            say('locked');
+          } else if (!refused) say('closed');
+        },
+        () => {
+          if (ws === socket && said !== 'open' && !refused) say('stopped');
+        },
+      );
       for (const [, p] of pending) p.reject(new Error('Connection to MCP Shelf lost'));
       pending.clear();
       timer = setTimeout(open, retry);

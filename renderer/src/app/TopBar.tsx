@@ -46,7 +46,13 @@ export function TopBar({
             This tab has no key to MCP Shelf. Open the address <code>mcp-shelf serve --ui</code> printed.
           </span>
         ) : (
-          <span>{connection === 'connecting' ? 'Connecting to MCP Shelf…' : 'Reconnecting to MCP Shelf…'}</span>
+          <span data-testid="connection-state">
+            {connection === 'connecting'
+              ? 'Connecting to MCP Shelf…'
+              : connection === 'stopped'
+                ? 'MCP Shelf stopped — reconnecting…'
+                : 'Reconnecting to MCP Shelf…'}
+          </span>
         )}
       </div>
       <span className="spacer" />

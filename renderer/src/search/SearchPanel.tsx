@@ -1,19 +1,13 @@
 import './search.css';
 
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
 import type { FolderInfo, SearchHit, ShelfApi } from '../../../shared/shelfApi';
-import { snippetParts } from '../../../shared/snippetMarks';
 import { baseName } from '../folders/FolderList';
 import { FolderSelect } from '../folders/FolderSelect';
+import { NotIndexed } from './NotIndexed';
+import { Snippet } from './Snippet';
 import { type Indexing, type SearchDraft, useSearch } from './useSearch';
-
-/** A snippet's **marked** words as <mark>, everything else as text (never HTML from a file). */
-export function Snippet({ text }: { text: string }) {
-  return (
-    <span className="hit-snippet mono">{snippetParts(text).map((p, i) => (p.marked ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</span>
-  );
-}
 
 /**
  * Content search over every published file and document text, ranked, as
@@ -37,8 +31,17 @@ export function SearchPanel({
   draft: SearchDraft;
 }) {
   const { active, setActive } = draft;
-  const { query, setQuery, folder, setFolder, results, busy, more } = useSearch(api, indexing, fail, draft);
+  const { query, setQuery, folder, setFolder, results, busy, current, more } = useSearch(api, indexing, fail, draft);
   const inputRef = useRef<HTMLInputElement>(null);
+  /** Enter came before the results of what was typed: the hit opens when they do. */
+  const [enterWaiting, setEnterWaiting] = useState(false);
+  useEffect(() => setEnterWaiting(false), [query, folder]);
+  useEffect(() => {
+    if (!enterWaiting || !current) return;
+    setEnterWaiting(false);
+    const hit = results?.hits[active];
+    if (hit) onOpen(hit);
+  }, [enterWaiting, current, results, active, onOpen]);
   const pending = indexing?.pending ?? 0;
 
   useEffect(() => inputRef.current?.focus(), []);
@@ -47,6 +50,7 @@ export function SearchPanel({
     const hits = results?.hits ?? [];
     if (e.key === 'ArrowDown') setActive((a) => Math.min(hits.length - 1, a + 1));
     else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
+    else if (e.key === 'Enter' && !current && query.trim()) setEnterWaiting(true);
     else if (e.key === 'Enter' && hits[active]) onOpen(hits[active]);
     else return;
     e.preventDefault();
@@ -77,15 +81,15 @@ export function SearchPanel({
           : [
               results ? `${results.total.toLocaleString()} ${results.total === 1 ? 'file matches' : 'files match'}` : busy ? 'Searching…' : null,
               pending > 0
-                ? `Indexing: ${indexing.indexed.toLocaleString()} files done, ${pending.toLocaleString()} to go — results may be incomplete`
-                : `${indexing.indexed.toLocaleString()} files indexed`,
+                ? `Indexing: ${indexing.indexed.toLocaleString()} ${indexing.indexed === 1 ? 'file' : 'files'} done, ${pending.toLocaleString()} to go — results may be incomplete`
+                : `${indexing.indexed.toLocaleString()} ${indexing.indexed === 1 ? 'file' : 'files'} indexed`,
               results && results.notSearched.length > 0 ? `Not searched (asks before each read): ${results.notSearched.map(baseName).join(', ')}` : null,
               indexing.full ? `The index is full (${indexing.maxFiles.toLocaleString()} files at most): some files are not searched` : null,
             ]
               .filter(Boolean)
               .join(' · ')}
       </p>
-      <div className="search-results">
+      <div className="search-results" data-testid="search-results">
         {/* The listbox holds the hits only: messages and the More button sit beside it (a listbox may own options alone). */}
         {!query.trim() && indexing && (
           <div className="empty-small centered">
@@ -98,6 +102,7 @@ export function SearchPanel({
             No file matches “{query.trim()}”.
           </p>
         )}
+        {query.trim() && indexing && <NotIndexed api={api} folder={folder} query={query} indexing={indexing} onOpen={onOpen} fail={fail} />}
         {hits.length > 0 && (
           <div id="search-results" role="listbox" aria-label="Results">
             {hits.map((h, i) => (

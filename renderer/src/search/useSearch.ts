@@ -13,6 +13,8 @@ export interface SearchState {
   /** Null while nothing is asked (or search is off). */
   results: SearchResults | null;
   busy: boolean;
+  /** The results are of the query and folder as they are now (not of what was typed before: Enter waits for these). */
+  current: boolean;
   /** The next page of hits, added below. */
   more: () => void;
 }
@@ -29,6 +31,9 @@ export interface SearchDraft {
   setFolder: (f: string) => void;
   results: SearchResults | null;
   setResults: (r: SearchResults | null) => void;
+  /** The folder and query the results are of. */
+  resultsFor: string | null;
+  setResultsFor: (key: string | null) => void;
   /** The hit the keyboard is on. */
   active: number;
   setActive: (i: number | ((i: number) => number)) => void;
@@ -38,8 +43,9 @@ export function useSearchDraft(): SearchDraft {
   const [query, setQuery] = useState('');
   const [folder, setFolder] = useState('');
   const [results, setResults] = useState<SearchResults | null>(null);
+  const [resultsFor, setResultsFor] = useState<string | null>(null);
   const [active, setActive] = useState(0);
-  return { query, setQuery, folder, setFolder, results, setResults, active, setActive };
+  return { query, setQuery, folder, setFolder, results, setResults, resultsFor, setResultsFor, active, setActive };
 }
 
 /**
@@ -50,7 +56,7 @@ export function useSearchDraft(): SearchDraft {
  * the index grown).
  */
 export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown) => void, draft: SearchDraft): SearchState {
-  const { query, setQuery, folder, setFolder, results, setResults, setActive } = draft;
+  const { query, setQuery, folder, setFolder, results, setResults, resultsFor, setResultsFor, setActive } = draft;
   const [busy, setBusy] = useState(false);
   const asked = useRef<string | null>(results ? `${folder}\u0000${query.trim()}` : null);
   const pending = indexing?.pending ?? 0;
@@ -70,8 +76,9 @@ export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown
         .searchContent(q, { ...(folder ? { folder } : {}), limit: 50 })
         .then((r) => {
           if (!current) return;
-          setResults(r);
           const key = `${folder}\u0000${q}`;
+          setResults(r);
+          setResultsFor(key);
           if (asked.current !== key) setActive(0);
           asked.current = key;
         }, fail)
@@ -82,7 +89,7 @@ export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown
       clearTimeout(timer);
     };
     // `pending` re-runs the search while the index fills.
-  }, [api, query, folder, fail, on, pending, setResults, setActive]);
+  }, [api, query, folder, fail, on, pending, setResults, setResultsFor, setActive]);
 
   const more = useCallback(() => {
     if (!results?.nextCursor) return;
@@ -91,5 +98,6 @@ export function useSearch(api: ShelfApi, indexing: Indexing, fail: (err: unknown
       .then((r) => setResults({ ...r, hits: [...results.hits, ...r.hits] }), fail);
   }, [api, query, folder, results, fail, setResults]);
 
-  return { query, setQuery, folder, setFolder, results, busy, more };
+  const current = results !== null && resultsFor === `${folder}\u0000${query.trim()}`;
+  return { query, setQuery, folder, setFolder, results, busy, current, more };
 }

@@ -4,6 +4,7 @@ import { type Ref, useEffect, useRef, useState } from 'react';
 
 import type { Settings, SettingsPatch, ShelfApi } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
+import { useDialogFocus } from '../ui/useDialogFocus';
 
 const MIB = 1024 * 1024;
 
@@ -76,6 +77,8 @@ export function SettingsSheet({
   const firstRef = useRef<HTMLInputElement>(null);
   const historyRef = useRef<HTMLInputElement>(null);
   const loaded = s !== null;
+  const sheetRef = useRef<HTMLFormElement>(null);
+  useDialogFocus(sheetRef, onClose, loaded);
 
   useEffect(() => {
     api.getSettings().then(setS, fail);
@@ -115,6 +118,7 @@ export function SettingsSheet({
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <form
+        ref={sheetRef}
         className="modal settings"
         role="dialog"
         aria-modal="true"
@@ -123,7 +127,6 @@ export function SettingsSheet({
           e.preventDefault();
           void save();
         }}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
         data-testid="settings-sheet"
       >
         <h2 id="settings-title">Settings</h2>
@@ -295,7 +298,7 @@ export function SettingsSheet({
             {error}
           </p>
         )}
-        <div className="ask-actions">
+        <div className="ask-actions settings-actions">
           <span className="spacer" />
           <button type="button" className="btn" onClick={onClose}>
             Cancel

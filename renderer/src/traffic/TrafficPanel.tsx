@@ -24,6 +24,7 @@ const shown = (p: Payload): string => (p === undefined ? 'Loading…' : p === nu
 
 function status(e: TrafficRow): { text: string; tone: string } {
   if (e.kind === 'error') return { text: e.errorCode !== null ? String(e.errorCode) : 'error', tone: 'error' };
+  if (e.kind === 'response' && e.toolError) return { text: 'failed', tone: 'error' };
   if (e.kind === 'response') return { text: 'ok', tone: 'ok' };
   if (e.kind === 'notification') return { text: 'notify', tone: 'muted' };
   return { text: 'request', tone: 'muted' };

@@ -101,7 +101,7 @@ describe('file links: a PDF served under its own name', () => {
   });
 
   it('names no link where the host serves none (Electron keeps its blob: URL)', async () => {
-    const electron = await startService({ host: { kind: 'electron', nativePicker: true, platform: process.platform } });
+    const electron = await startService({ host: { kind: 'electron', nativePicker: true, platform: process.platform, home: os.homedir() } });
     try {
       await electron.service.addFolders([folder]);
       expect(await dispatch(electron.service, 'fileLink', [uriOf(folder, 'Lake survey – 2026.pdf')])).toBeNull();
