@@ -1,8 +1,7 @@
 import { rm } from 'node:fs/promises';
 
-import AxeBuilder from '@axe-core/playwright';
-
 import { makeTree } from '../../test/support/fixtures.js';
+import { seriousViolations } from './axeCheck.js';
 import { expect, publishByPath, shoot, test } from './shelfFixture.js';
 
 /** Search says what is not in its index (a big log, a binary file), names them, and greps just those with one click. */
@@ -47,12 +46,7 @@ test('a word only a big log holds: the log is named as not searched, and one cli
   await expect(line.locator('mark')).toHaveText(['zebrafish']);
   await shoot(page, '40-search-grep-not-indexed');
   // axe: nothing critical or serious in the section and its grep lines, light and dark.
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const found = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-    expect(found.map((v) => `${scheme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  expect(await seriousViolations(page, 'search, not indexed')).toEqual([]);
   // A new query forgets the old grep's lines.
   await page.getByLabel('Search file contents').fill('status=500');
   await expect(line).toHaveCount(0);
