@@ -4,6 +4,8 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import sharp from 'sharp';
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DATA = path.join(ROOT, 'bench/.data');
 const MiB = 1024 * 1024;
@@ -99,4 +101,29 @@ export async function scaleFiles(count) {
       await Promise.all(Array.from({ length: n }, (_, i) => writeFile(path.join(sub, `file-${i}.txt`), `f${f} i${i}\n`)));
     }
   });
+}
+
+/**
+ * A photo-like PNG of `width`×`height` (gradients with fine noise from
+ * `seed`, as cameras and screenshots make them), made once; its path.
+ */
+export async function photoPng(width, height, seed) {
+  const dir = await once(`png-${width}x${height}`, async (d) => {
+    const px = Buffer.alloc(width * height * 3);
+    let next = seed;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        next = (next * 1664525 + 1013904223) >>> 0;
+        const noise = (next >>> 24) % 24;
+        const i = (y * width + x) * 3;
+        px[i] = ((x * 255) / width + noise) & 255;
+        px[i + 1] = ((y * 255) / height + noise) & 255;
+        px[i + 2] = (128 + noise) & 255;
+      }
+    }
+    await sharp(px, { raw: { width, height, channels: 3 } })
+      .png()
+      .toFile(path.join(d, 'photo.png'));
+  });
+  return path.join(dir, 'photo.png');
 }

@@ -8,11 +8,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
-import sharp from 'sharp';
-
-import { once } from './fixtures.mjs';
+import { once, photoPng } from './fixtures.mjs';
 import { corpus } from './search.mjs';
-import { startShelf } from './subjects.mjs';
+import { startShelf, timedTool } from './subjects.mjs';
 
 const run = promisify(execFile);
 const percentile = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))];
@@ -35,55 +33,25 @@ async function bigLog() {
   return path.join(dir, 'app.log');
 }
 
-async function bigPng() {
-  const dir = await once('png-3000x2000', async (d) => {
-    // A photo-like picture: smooth gradients with fine noise (an 8 MB PNG, as cameras and screenshots make them).
-    const w = 3000;
-    const h = 2000;
-    const px = Buffer.alloc(w * h * 3);
-    let seed = 1;
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        seed = (seed * 1664525 + 1013904223) >>> 0;
-        const noise = (seed >>> 24) % 24;
-        const i = (y * w + x) * 3;
-        px[i] = ((x * 255) / w + noise) & 255;
-        px[i + 1] = ((y * 255) / h + noise) & 255;
-        px[i + 2] = (128 + noise) & 255;
-      }
-    }
-    await sharp(px, { raw: { width: w, height: h, channels: 3 } })
-      .png()
-      .toFile(path.join(d, 'photo.png'));
-  });
-  return path.join(dir, 'photo.png');
-}
-
-const tool = async (shelf, name, args) => {
-  const t = performance.now();
-  const res = await shelf.call('tools/call', { name, arguments: args });
-  if (res.error || res.result?.isError) throw new Error(`${name} failed: ${JSON.stringify(res.error ?? res.result).slice(0, 300)}`);
-  return { ms: performance.now() - t, result: res.result };
-};
-
 async function paging() {
   const log = await bigLog();
   const uri = pathToFileURL(log).href;
   const shelf = await startShelf(path.dirname(log));
   const { size } = await stat(log);
   try {
-    const first = await tool(shelf, 'read_resource', { uri, offset: 1, limit: 2000 });
+    const first = await timedTool(shelf, 'read_resource', { uri, offset: 1, limit: 2000 });
     const total = first.result._meta['dev.mcpshelf/read'].totalLines;
     // Sequential pages, then pages anywhere in the file.
     const next = [];
     let offset = 2001;
-    for (let i = 0; i < 200; i++, offset += 2000) next.push((await tool(shelf, 'read_resource', { uri, offset, limit: 2000 })).ms);
+    for (let i = 0; i < 200; i++, offset += 2000) next.push((await timedTool(shelf, 'read_resource', { uri, offset, limit: 2000 })).ms);
     const anywhere = [];
-    for (let i = 0; i < 100; i++) anywhere.push((await tool(shelf, 'read_resource', { uri, offset: 1 + ((i * 7919 * 131) % (total - 2000)), limit: 2000 })).ms);
-    const tail = await tool(shelf, 'read_resource', { uri, offset: -2000 });
+    for (let i = 0; i < 100; i++)
+      anywhere.push((await timedTool(shelf, 'read_resource', { uri, offset: 1 + ((i * 7919 * 131) % (total - 2000)), limit: 2000 })).ms);
+    const tail = await timedTool(shelf, 'read_resource', { uri, offset: -2000 });
     // The log grows by 1 MB: only the new part is indexed.
     await appendFile(log, `${'2026-11-30T13:00:00.000Z INFO appended line\n'.repeat(24_000)}`);
-    const grown = await tool(shelf, 'read_resource', { uri, offset: -2000 });
+    const grown = await timedTool(shelf, 'read_resource', { uri, offset: -2000 });
     return {
       total,
       firstMs: first.ms,
@@ -102,13 +70,13 @@ async function paging() {
 }
 
 async function image() {
-  const png = await bigPng();
+  const png = await photoPng(3000, 2000, 1); // an 8 MB PNG
   const shelf = await startShelf(path.dirname(png));
   try {
     const runs = [];
     let shown = null;
     for (let i = 0; i < 8; i++) {
-      const { ms, result } = await tool(shelf, 'read_resource', { uri: pathToFileURL(png).href });
+      const { ms, result } = await timedTool(shelf, 'read_resource', { uri: pathToFileURL(png).href });
       runs.push(ms);
       shown = result._meta['dev.mcpshelf/read'].image;
     }
@@ -127,7 +95,7 @@ async function grep() {
   try {
     // The corpus's words are made of syllables: one that occurs in a few lines only.
     const args = { pattern: 'quakaka[a-z]*', maxResults: 500 };
-    await tool(shelf, 'grep_resources', args); // warm: the page cache and the worker
+    await timedTool(shelf, 'grep_resources', args); // warm: the page cache and the worker
     const runs = [];
     const reads = [];
     for (let rep = 0; rep < 3; rep++) {
@@ -139,12 +107,12 @@ async function grep() {
           reads.push(performance.now() - t);
         }
       })();
-      const r = await tool(shelf, 'grep_resources', args);
+      const r = await timedTool(shelf, 'grep_resources', args);
       done = true;
       await loop;
       runs.push({ ms: r.ms, files: r.result.structuredContent.scannedFiles, matches: r.result.structuredContent.matches });
     }
-    const icase = await tool(shelf, 'grep_resources', { ...args, ignoreCase: true });
+    const icase = await timedTool(shelf, 'grep_resources', { ...args, ignoreCase: true });
     const t = performance.now();
     await run('grep', ['-rlE', 'quakaka[a-z]*', dir], { maxBuffer: 64 * 1024 * 1024 }).catch((e) => e);
     const gnuMs = performance.now() - t;

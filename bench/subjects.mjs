@@ -255,3 +255,13 @@ export async function inProcessLarge(file, binary) {
   await new Promise((r) => proc.once('exit', r));
   return JSON.parse(out);
 }
+
+/** One tool call on a started shelf: its time, result, and the characters it gave (text and structure); a failure throws. */
+export async function timedTool(shelf, name, args) {
+  const t = performance.now();
+  const res = await shelf.call('tools/call', { name, arguments: args });
+  if (res.error || res.result?.isError) throw new Error(`${name} failed: ${JSON.stringify(res.error ?? res.result).slice(0, 300)}`);
+  const r = res.result;
+  const chars = r.content.filter((c) => c.type === 'text').reduce((n, c) => n + c.text.length, 0) + JSON.stringify(r.structuredContent ?? {}).length;
+  return { ms: performance.now() - t, result: r, chars };
+}

@@ -6,10 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import sharp from 'sharp';
-
-import { once } from './fixtures.mjs';
-import { startShelf } from './subjects.mjs';
+import { once, photoPng } from './fixtures.mjs';
+import { startShelf, timedTool } from './subjects.mjs';
 
 const percentile = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))];
 /** The default text budget (any client): what each page must stay within, text and structure together. */
@@ -28,39 +26,6 @@ async function tree() {
   });
 }
 
-/** A photo-like 4000×3000 PNG (12 MP): gradients and fine noise. */
-async function photo() {
-  const dir = await once('png-4000x3000', async (d) => {
-    const w = 4000;
-    const h = 3000;
-    const px = Buffer.alloc(w * h * 3);
-    let seed = 7;
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        seed = (seed * 1664525 + 1013904223) >>> 0;
-        const noise = (seed >>> 24) % 24;
-        const i = (y * w + x) * 3;
-        px[i] = ((x * 255) / w + noise) & 255;
-        px[i + 1] = ((y * 255) / h + noise) & 255;
-        px[i + 2] = (128 + noise) & 255;
-      }
-    }
-    await sharp(px, { raw: { width: w, height: h, channels: 3 } })
-      .png()
-      .toFile(path.join(d, 'photo.png'));
-  });
-  return path.join(dir, 'photo.png');
-}
-
-const tool = async (shelf, name, args) => {
-  const t = performance.now();
-  const res = await shelf.call('tools/call', { name, arguments: args });
-  if (res.error || res.result?.isError) throw new Error(`${name} failed: ${JSON.stringify(res.error ?? res.result).slice(0, 300)}`);
-  const r = res.result;
-  const chars = r.content.filter((c) => c.type === 'text').reduce((n, c) => n + c.text.length, 0) + JSON.stringify(r.structuredContent ?? {}).length;
-  return { ms: performance.now() - t, result: r, chars };
-};
-
 /** Every page of one listing: how many, the slowest and the largest, and what they held. */
 async function walkAll(shelf, name, args, items) {
   const ms = [];
@@ -68,7 +33,7 @@ async function walkAll(shelf, name, args, items) {
   let count = 0;
   let cursor;
   do {
-    const page = await tool(shelf, name, { ...args, ...(cursor ? { cursor } : {}) });
+    const page = await timedTool(shelf, name, { ...args, ...(cursor ? { cursor } : {}) });
     ms.push(page.ms);
     sizes.push(page.chars);
     count += items(page.result.structuredContent).length;
@@ -83,13 +48,13 @@ async function listings() {
   try {
     // Wait until the folder is indexed (a listing while it is gives what is indexed so far).
     for (;;) {
-      const top = await tool(shelf, 'list_directory', {});
+      const top = await timedTool(shelf, 'list_directory', {});
       if (!top.result.structuredContent.folders[0].indexing) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const name = path.basename(dir);
-    const top = await tool(shelf, 'list_directory', { path: name });
-    const deep = await tool(shelf, 'list_directory', { path: name, depth: 3 });
+    const top = await timedTool(shelf, 'list_directory', { path: name });
+    const deep = await timedTool(shelf, 'list_directory', { path: name, depth: 3 });
     const tree3 = await walkAll(shelf, 'list_directory', { path: name, depth: 3 }, (s) => s.entries);
     const files = await walkAll(shelf, 'list_resources', {}, (s) => s.resources);
     return { top, deep, tree3, files };
@@ -99,14 +64,14 @@ async function listings() {
 }
 
 async function coldImage() {
-  const png = await photo();
+  const png = await photoPng(4000, 3000, 7); // 12 MP
   // A fresh shelf each time: a new worker, nothing cached, the search index (and its OCR) starting beside it.
   const runs = [];
   let shown = null;
   for (let i = 0; i < 3; i++) {
     const shelf = await startShelf(path.dirname(png));
     try {
-      const { ms, result } = await tool(shelf, 'read_resource', { uri: pathToFileURL(png).href });
+      const { ms, result } = await timedTool(shelf, 'read_resource', { uri: pathToFileURL(png).href });
       runs.push(ms);
       shown = result._meta['dev.mcpshelf/read'].image;
     } finally {
