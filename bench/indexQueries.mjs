@@ -7,22 +7,13 @@
 // (the same scoring): every hit through an accept callback (a Map lookup by
 // key), ranked by a full sort, the first 20 taken. Wall time and this process's CPU time, per query.
 import { InvertedIndex } from '../dist/electron/core/search/invertedIndex.js';
+import { random, zipfVocabulary } from './zipfWords.mjs';
 
 const DOCS = Number(process.env.INDEX_QUERY_DOCS ?? 50_000);
 const VOCABULARY = 50_000;
 const ROUNDS = Number(process.env.INDEX_QUERY_ROUNDS ?? 20);
 
-function random(seed) {
-  let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-}
-const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'ben', 'dor', 'fel', 'gra', 'hun', 'jat', 'kel', 'lum', 'mor', 'nix', 'pel', 'qua'];
-const words = Array.from({ length: VOCABULARY }, (_, i) => {
-  let w = '';
-  for (let n = i + 1; n > 0; n = Math.floor(n / syllables.length)) w += syllables[n % syllables.length];
-  return w;
-});
-const zipf = (rand) => words[Math.min(VOCABULARY - 1, Math.floor(Math.exp(rand() * Math.log(VOCABULARY + 1)) - 1))];
+const { words, zipf } = zipfVocabulary(VOCABULARY);
 
 export function buildIndex() {
   const rand = random(42);

@@ -12,27 +12,12 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import { once } from './fixtures.mjs';
 import { memoryMiB, startFsServer, startShelf } from './subjects.mjs';
+import { random, zipfVocabulary } from './zipfWords.mjs';
 
 const FILES = 50_000;
 const VOCABULARY = 20_000;
 
-/** A deterministic pseudo-random sequence (so the data and the queries are the same every run). */
-function random(seed) {
-  let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-}
-
-const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'ben', 'dor', 'fel', 'gra', 'hun', 'jat', 'kel', 'lum', 'mor', 'nix', 'pel', 'qua'];
-const words = Array.from({ length: VOCABULARY }, (_, i) => {
-  let w = '';
-  for (let n = i + 1; n > 0; n = Math.floor(n / syllables.length)) w += syllables[n % syllables.length];
-  return w;
-});
-/** Zipf-like: word i is drawn with weight 1/(i+1). */
-function zipf(rand) {
-  const u = rand();
-  return words[Math.min(VOCABULARY - 1, Math.floor(Math.exp(u * Math.log(VOCABULARY + 1)) - 1))];
-}
+const { words, zipf } = zipfVocabulary(VOCABULARY);
 
 /** The corpus's file `i` (0…99) of folder `f`: 100 files a folder, 50 folders a group. */
 const noteFile = (dir, f, i) => path.join(dir, `g${Math.floor(f / 50)}`, `f${f}`, `note-${i}.txt`);
