@@ -26,6 +26,13 @@ export class FolderIndex {
   private readonly below = new Map<string, number>();
   /** The paths in order, built on first use after a full index and then kept in step. */
   private sorted: SortedPaths | null = null;
+  /**
+   * Paths by their last part (a file's name), built on first use and then
+   * kept in step: a model naming a file ("a.md") costs a lookup, not a pass
+   * over every path (a flood of such names over 50,000 files held another
+   * client's small reads to a 222 ms p99).
+   */
+  private named: Map<string, string | string[]> | null = null;
   /** Kept as entries come, change and go: the window asks for it on every change, and summing a million took 20 ms. */
   private bytes = 0;
   /** Bumped when the whole index is replaced, so a pass over the old one knows to stop. */
@@ -68,6 +75,16 @@ export class FolderIndex {
     return this.sorted;
   }
 
+  /** The paths whose last part is `name`, in no particular order. */
+  withName(name: string): readonly string[] {
+    if (!this.named) {
+      this.named = new Map();
+      for (const rel of this.entries.keys()) addName(this.named, rel);
+    }
+    const found = this.named.get(name);
+    return found === undefined ? [] : typeof found === 'string' ? [found] : found;
+  }
+
   /** Fills in a lazily indexed entry's size and time in place (a new object per file left a million behind); `st` null: gone or not a file. */
   fill(entry: FileEntry, st: Stats | null): void {
     const size = st?.isFile() ? st.size : 0;
@@ -83,6 +100,7 @@ export class FolderIndex {
     this.bytes += known(entry) - known(old);
     if (!old) {
       this.sorted?.add(entry.rel);
+      if (this.named) addName(this.named, entry.rel);
       this.countBelow(entry.rel, 1);
       change.added.push(entry.rel);
     } else if (!sameWrite(old, entry)) {
@@ -94,6 +112,7 @@ export class FolderIndex {
     this.bytes -= known(this.entries.get(rel));
     if (this.entries.delete(rel)) {
       this.sorted?.delete(rel);
+      if (this.named) dropName(this.named, rel);
       this.countBelow(rel, -1);
       change.removed.push(rel);
     }
@@ -127,6 +146,7 @@ export class FolderIndex {
     this.entries = fresh;
     this.generation++;
     this.sorted = null;
+    this.named = null;
     this.below.clear();
     this.bytes = 0;
     for (const [rel, e] of fresh) {
@@ -144,6 +164,27 @@ export class FolderIndex {
       if (n > 0) this.below.set(dir, n);
       else this.below.delete(dir);
     }
+  }
+}
+
+const nameOf = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
+
+/** Files of a name: one path as itself (most names are unique), several as an array. */
+function addName(named: Map<string, string | string[]>, rel: string): void {
+  const name = nameOf(rel);
+  const had = named.get(name);
+  if (had === undefined) named.set(name, rel);
+  else if (typeof had === 'string') named.set(name, [had, rel]);
+  else had.push(rel);
+}
+
+function dropName(named: Map<string, string | string[]>, rel: string): void {
+  const name = nameOf(rel);
+  const had = named.get(name);
+  if (had === rel) named.delete(name);
+  else if (Array.isArray(had)) {
+    const rest = had.filter((r) => r !== rel);
+    named.set(name, rest.length === 1 ? (rest[0] as string) : rest);
   }
 }
 

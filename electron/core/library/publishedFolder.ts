@@ -198,6 +198,11 @@ export class PublishedFolder {
     return this.index.paths();
   }
 
+  /** The paths of the files named `name` (the last part of their path), in no particular order. */
+  pathsNamed(name: string): readonly string[] {
+    return this.index.withName(name);
+  }
+
   /** A copy of the paths in order (for small folders: the index may hold a million). */
   sortedPaths(): string[] {
     return [...this.paths()];

@@ -65,13 +65,12 @@ function absolutePlace(library: Library, said: string, p: string): { folder: Pub
 /** Files named `name` (the last part of their path), across the folders: the first few, and whether there are more. */
 function byName(library: Library, name: string): { found: Array<{ folder: PublishedFolder; rel: string }>; more: boolean } {
   const found: Array<{ folder: PublishedFolder; rel: string }> = [];
-  const suffix = `/${name}`;
   for (const folder of library.list()) {
-    for (const rel of folder.paths()) {
-      if (rel === name || rel.endsWith(suffix)) {
-        if (found.length === MAX_CANDIDATES) return { found, more: true };
-        found.push({ folder, rel });
-      }
+    // In path order (code units: sort's default), as the folder lists them; the index keeps them by name in no order.
+    const rels = [...folder.pathsNamed(name)].sort();
+    for (const rel of rels) {
+      if (found.length === MAX_CANDIDATES) return { found, more: true };
+      found.push({ folder, rel });
     }
   }
   return { found, more: false };
