@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 
+import { ARM_DELAY_MS } from '../../renderer/src/access/armDelay.js';
 import { makeTree, uriOf } from '../../test/support/fixtures.js';
 import { connectSdkClient } from '../../test/support/shelfProcess.js';
 import { askBeforeRead, expect, publishByPath, shoot, test } from './shelfFixture.js';
@@ -33,13 +34,16 @@ test('the second of two asks shows the time it has left, not its whole timeout a
     await page.clock.runFor(40_000);
     await expect(prompt).toContainText('denied in 20 s.');
     await page.getByTestId('ask-deny').click();
-    await first;
+    // Denied by the click, not by the server's 60 s deadline.
+    expect(await first).toMatchObject({ data: { reason: 'denied' } });
     await expect(page.getByTestId('ask-path')).toHaveText('two.md');
     // It came with the first: 40 s of its 60 are gone.
     await expect(prompt).toContainText(/denied in 2\d s\./);
     await shoot(page, '40-ask-queued', { frozenClock: true });
+    // The prompt arms its buttons ARM_DELAY_MS after it shows a new ask (on the page's clock, which stands still here).
+    await page.clock.runFor(ARM_DELAY_MS + 100);
     await page.getByTestId('ask-deny').click();
-    await second;
+    expect(await second).toMatchObject({ data: { reason: 'denied' } });
   } finally {
     await page.clock.resume();
     await client.close();

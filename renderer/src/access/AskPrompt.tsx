@@ -4,13 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 
 import type { AccessDecision } from '../../../shared/shelfApi';
 import { formatBytes } from '../format';
+import { ARM_DELAY_MS } from './armDelay';
 import type { HeldAsk } from './useAccess';
-
-/**
- * Clicks this soon after a prompt appears are not taken: a double click
- * meant for what was under it, or for the prompt before it, must not allow a read.
- */
-export const ARM_DELAY_MS = 500;
 
 /** "connected 14:03:12" (today) or with the date: when the requester's connection began. */
 export function since(t: number, now: number): string {

@@ -4,7 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 
 import type { ChangeDecision, ChangeProposal } from '../../../shared/changeTypes';
 import type { ShelfApi } from '../../../shared/shelfApi';
-import { ARM_DELAY_MS, since } from '../access/AskPrompt';
+import { ARM_DELAY_MS } from '../access/armDelay';
+import { since } from '../access/AskPrompt';
 import { formatBytes } from '../format';
 import { languageFor } from '../preview/previewKind';
 import { type DiffLayout, DiffView } from './DiffView';
