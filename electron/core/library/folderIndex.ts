@@ -32,7 +32,7 @@ export class FolderIndex {
    * over every path (a flood of such names over 50,000 files held another
    * client's small reads to a 222 ms p99).
    */
-  private named: Map<string, string | string[]> | null = null;
+  private named: Map<string, string | Set<string>> | null = null;
   /** Kept as entries come, change and go: the window asks for it on every change, and summing a million took 20 ms. */
   private bytes = 0;
   /** Bumped when the whole index is replaced, so a pass over the old one knows to stop. */
@@ -75,14 +75,14 @@ export class FolderIndex {
     return this.sorted;
   }
 
-  /** The paths whose last part is `name`, in no particular order. */
-  withName(name: string): readonly string[] {
+  /** The paths whose last part is `name`, in no particular order (a fresh array: the caller may sort it). */
+  withName(name: string): string[] {
     if (!this.named) {
       this.named = new Map();
       for (const rel of this.entries.keys()) addName(this.named, rel);
     }
     const found = this.named.get(name);
-    return found === undefined ? [] : typeof found === 'string' ? [found] : found;
+    return found === undefined ? [] : typeof found === 'string' ? [found] : [...found];
   }
 
   /** Fills in a lazily indexed entry's size and time in place (a new object per file left a million behind); `st` null: gone or not a file. */
@@ -169,23 +169,24 @@ export class FolderIndex {
 
 const nameOf = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
 
-/** Files of a name: one path as itself (most names are unique), several as an array. */
-function addName(named: Map<string, string | string[]>, rel: string): void {
+/**
+ * Files of a name: one path as itself (most names are unique), several as a
+ * set, so removing one of 20,000 `index.js` is not a pass over the others
+ * (a tree of them deleted at once would be quadratic on the server's thread).
+ */
+function addName(named: Map<string, string | Set<string>>, rel: string): void {
   const name = nameOf(rel);
   const had = named.get(name);
   if (had === undefined) named.set(name, rel);
-  else if (typeof had === 'string') named.set(name, [had, rel]);
-  else had.push(rel);
+  else if (typeof had === 'string') named.set(name, new Set([had, rel]));
+  else had.add(rel);
 }
 
-function dropName(named: Map<string, string | string[]>, rel: string): void {
+function dropName(named: Map<string, string | Set<string>>, rel: string): void {
   const name = nameOf(rel);
   const had = named.get(name);
   if (had === rel) named.delete(name);
-  else if (Array.isArray(had)) {
-    const rest = had.filter((r) => r !== rel);
-    named.set(name, rest.length === 1 ? (rest[0] as string) : rest);
-  }
+  else if (typeof had === 'object' && had.delete(rel) && had.size === 1) named.set(name, had.values().next().value as string);
 }
 
 const known = (entry: FileEntry | undefined): number => (entry && entry.size !== NOT_STATTED ? entry.size : 0);

@@ -198,8 +198,8 @@ export class PublishedFolder {
     return this.index.paths();
   }
 
-  /** The paths of the files named `name` (the last part of their path), in no particular order. */
-  pathsNamed(name: string): readonly string[] {
+  /** The paths of the files named `name` (the last part of their path), in no particular order (a fresh array). */
+  pathsNamed(name: string): string[] {
     return this.index.withName(name);
   }
 

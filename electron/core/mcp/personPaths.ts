@@ -67,8 +67,7 @@ function byName(library: Library, name: string): { found: Array<{ folder: Publis
   const found: Array<{ folder: PublishedFolder; rel: string }> = [];
   for (const folder of library.list()) {
     // In path order (code units: sort's default), as the folder lists them; the index keeps them by name in no order.
-    const rels = [...folder.pathsNamed(name)].sort();
-    for (const rel of rels) {
+    for (const rel of folder.pathsNamed(name).sort()) {
       if (found.length === MAX_CANDIDATES) return { found, more: true };
       found.push({ folder, rel });
     }
