@@ -103,6 +103,8 @@ export class SearchIndex {
   private readonly ocrWaiting = new Set<string>();
   private ocrRunning = false;
   private working = false;
+  /** The file a slice is reading now: taken off its queue, not yet in the index, still pending. */
+  private reading = 0;
   private stopped = false;
   private readonly unsubscribe: () => void;
   /** Called after each slice (the window shows the progress). */
@@ -133,7 +135,7 @@ export class SearchIndex {
   }
 
   get pending(): number {
-    let n = this.queue.size + this.walkBatch.length + this.ocrWaiting.size + (this.ocrRunning ? 1 : 0);
+    let n = this.queue.size + this.walkBatch.length + this.reading + this.ocrWaiting.size + (this.ocrRunning ? 1 : 0);
     for (const w of this.walks.values()) n += Math.max(0, w.left);
     return n;
   }
@@ -273,7 +275,12 @@ export class SearchIndex {
       while (!this.stopped && performance.now() < until) {
         const next = this.next();
         if (next === null) break;
-        await this.indexOne(next);
+        this.reading = 1;
+        try {
+          await this.indexOne(next);
+        } finally {
+          this.reading = 0;
+        }
       }
       while (!this.stopped && this.index.compacting && performance.now() < until) this.index.compactStep(SWEEP_STEP);
     } finally {
