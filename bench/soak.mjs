@@ -1,4 +1,4 @@
-// npm run soak -- [--minutes N] [--clients N] [--no-hostile] [--no-documents]
+// npm run soak -- [--minutes N] [--clients N] [--no-hostile] [--no-documents] [--no-attacks]; SOAK_ATTACKS=2,6 runs only those attacks
 // Long load on a real `mcp-shelf serve`: clients mixing list, read,
 // subscribe and unsubscribe while files churn, beside hostile clients (a
 // flood of lines that are not JSON, a client that asks for a large file and
@@ -48,7 +48,7 @@ for (let d = 0; d < 20; d++) {
 }
 const sock = path.join(work, 's.sock');
 // The fourth review's attacks (issue 37), in folders of their own beside the well-behaved clients' folder.
-const attackDirs = values['no-hostile'] || values['no-attacks'] ? null : await prepareAttacks(work);
+const attackDirs = values['no-attacks'] ? null : await prepareAttacks(work);
 // SOAK_ARGS: extra serve flags, to compare (e.g. SOAK_ARGS=--no-search-index).
 const server = spawn(
   process.execPath,
@@ -158,7 +158,7 @@ async function client(i) {
 
 const end = Date.now() + minutes * 60_000;
 const perMinute = [];
-let minute = { requests: 0, errors: 0, latencies: [] };
+let minute = { requests: 0, errors: 0, latencies: [], byMethod: {} };
 // This process's own event-loop delay: were it large, the latencies would be the load generator's, not the server's.
 const ownDelay = monitorEventLoopDelay({ resolution: 10 });
 ownDelay.enable();
@@ -184,7 +184,10 @@ const loops = clients.map(async (c, i) => {
     else if (op === 1) res = await c.request('resources/subscribe', { uri });
     else if (op === 2) res = await c.request('resources/unsubscribe', { uri });
     else res = await c.request('resources/read', { uri });
-    minute.latencies.push(performance.now() - t);
+    const took = performance.now() - t;
+    minute.latencies.push(took);
+    const method = op === 0 ? 'list' : op === 1 ? 'subscribe' : op === 2 ? 'unsubscribe' : 'read';
+    (minute.byMethod[method] ??= []).push(took);
     minute.requests++;
     // A file the churn just deleted is a correct -32602; anything else is an error.
     if (res.error && res.error.code !== -32602) {
@@ -219,8 +222,20 @@ const ticker = (async () => {
     await new Promise((r) => setTimeout(r, Math.min(60_000, Math.max(0, end - Date.now()))));
     m++;
     const done = minute;
-    minute = { requests: 0, errors: 0, latencies: [] };
+    minute = { requests: 0, errors: 0, latencies: [], byMethod: {} };
     done.latencies.sort((a, b) => a - b);
+    // Which requests are slow: each method's p99 (a bound one kind of request waits on shows here).
+    const byMethod = Object.fromEntries(
+      Object.entries(done.byMethod).map(([m, l]) => [
+        m,
+        Number(
+          pct(
+            l.sort((a, b) => a - b),
+            0.99,
+          ).toFixed(1),
+        ),
+      ]),
+    );
     const ownP99 = ownDelay.percentile(99) / 1e6;
     ownDelay.reset();
     const status = await serverStatus();
@@ -230,6 +245,7 @@ const ticker = (async () => {
       errors: done.errors,
       p50ms: Number(pct(done.latencies, 0.5).toFixed(2)),
       p99ms: Number(pct(done.latencies, 0.99).toFixed(2)),
+      p99msByMethod: byMethod,
       ownLoopP99ms: Number(ownP99.toFixed(1)),
       rssMiB: Number((await (documents ? documents.quietly(rssMiB) : rssMiB())).toFixed(1)),
       trafficMiB: Number((status.traffic.bytes / 2 ** 20).toFixed(1)),
@@ -238,7 +254,11 @@ const ticker = (async () => {
     };
     perMinute.push(row);
     console.log(
-      `min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms (this process's own loop delay p99 ${row.ownLoopP99ms} ms), RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB, history ${row.historyMiB}/${(HISTORY_BOUND / 2 ** 20).toFixed(2)} MiB`,
+      `min ${row.minute}: ${row.requests} req, ${row.errors} err, p50 ${row.p50ms} ms, p99 ${row.p99ms} ms (${Object.entries(row.p99msByMethod)
+        .map(([m, v]) => `${m} ${v}`)
+        .join(
+          ', ',
+        )}; this process's own loop delay p99 ${row.ownLoopP99ms} ms), RSS ${row.rssMiB} MiB, traffic log ${row.trafficMiB}/${row.trafficBoundMiB} MiB, history ${row.historyMiB}/${(HISTORY_BOUND / 2 ** 20).toFixed(2)} MiB`,
     );
   }
 })();
