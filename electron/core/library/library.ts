@@ -13,6 +13,7 @@ import { type DocumentKind, textKind } from '../documents/documentKinds.js';
 import { type DocumentText, type DocumentTextResult } from '../documents/documentText.js';
 import type { FileStream } from './fileStream.js';
 import type { FileEntry } from './folderScan.js';
+import { ListingJson, type PageJson } from './listingJson.js';
 import { type MissingReason, whyMissing } from './missingReason.js';
 import { type FolderChange, PublishedFolder } from './publishedFolder.js';
 import { ReadCache } from './readCache.js';
@@ -60,6 +61,7 @@ const URI_CACHE_SIZE = 4096;
 export class Library {
   private readonly folders: PublishedFolder[] = [];
   private readonly listeners = new Set<LibraryListener>();
+  private readonly listingJson = new ListingJson();
   private nextId = 1;
   private readonly uriPaths = new Map<string, string | null>();
   // MCP_SHELF_NO_READ_CACHE=1 turns the reply cache off (the benchmark measures both).
@@ -170,6 +172,11 @@ export class Library {
     fits?: (entries: readonly ListedResource[]) => boolean,
   ): { resources: ListedResource[]; nextCursor?: string } {
     return listPage(this.folders, companions ? (this.options.documents ?? null) : null, { cursor, pageSize, onlyFolder, accept, fits });
+  }
+
+  /** resources/list's page after `cursor` as JSON (see ListingJson): what listResources gives, made once per version. */
+  listResourcesJson(cursor?: string): PageJson {
+    return this.listingJson.page(this.folders, this.options.documents ?? null, cursor, LIST_PAGE_SIZE);
   }
 
   /**

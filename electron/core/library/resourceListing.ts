@@ -117,7 +117,7 @@ export function documentKey(folder: PublishedFolder, entry: FileEntry): string {
 }
 
 /** The companion resource of a document: its text, as text/plain (its size once extracted). */
-function describeText(file: ResourceInfo, text: string | undefined): ListedResource {
+export function describeText(file: ResourceInfo, text: string | undefined): ListedResource {
   const { size: _size, ...rest } = file;
   return {
     ...rest,

@@ -12,7 +12,9 @@ import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { cancelledRequestId } from '../transport/cancelled.js';
 import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
+import { fastPaths } from './fastPaths.js';
 import { HttpListens } from './httpListens.js';
+import { listFastPath } from './listFastPath.js';
 import { type ClientIdentity, type Era, identityOf } from './protocolEra.js';
 import { readFastPath } from './readFastPath.js';
 import { type RequestProblem, screenRequest } from './requestParams.js';
@@ -184,10 +186,13 @@ export class ConnectionHub {
       onProtocolError: (message) => this.options.log?.(`connection ${connection.id}: ${message}`),
       observer,
       screen: (request) => screenRequest(request, { envelope: true }) ?? listens.admit(request),
-      intercept: readFastPath(
-        this.reads,
-        () => requesterOf(connection),
-        () => connection.era,
+      intercept: fastPaths(
+        readFastPath(
+          this.reads,
+          () => requesterOf(connection),
+          () => connection.era,
+        ),
+        listFastPath(this.library, () => connection.era),
       ),
     });
     this.sockets.set(connection, { transport, socket });
@@ -418,7 +423,7 @@ export class ConnectionHub {
         if (m && typeof m.method === 'string') onMessage?.(m as { method: string; params?: unknown });
         traffic?.record(connection.id, 'in', message, bytes, text);
       },
-      outgoing: (message, bytes, text, preview) => traffic?.record(connection.id, 'out', message, bytes, text, preview),
+      outgoing: (message, bytes, text, form) => traffic?.record(connection.id, 'out', message, bytes, text, form),
     };
   }
 

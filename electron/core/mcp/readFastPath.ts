@@ -66,7 +66,7 @@ async function readResource(reads: ClientReads, who: Requester, uri: string, era
       const result = { contents: [opened.whole.contents], ...fields };
       const loggedJson = () => {
         const contents = loggedContentsJson(opened.whole);
-        return contents === null ? undefined : `{"contents":[${contents}]${suffix}}`;
+        return contents === null ? undefined : { text: `{"contents":[${contents}]${suffix}}`, form: 'cut' as const };
       };
       const reply: InterceptedReply =
         opened.contentsJson === undefined ? { result, loggedJson } : { result, resultJson: `{"contents":[${opened.contentsJson}]${suffix}}`, loggedJson };

@@ -1,6 +1,7 @@
 import type { ReadFailure } from '../../../shared/readFailure.js';
 import type { TrafficEntry, TrafficKind, TrafficQuery, TrafficRow } from '../../../shared/shelfApi.js';
 import { matchesTraffic } from '../../../shared/trafficFilter.js';
+import type { LoggedForm } from '../base/loggedForm.js';
 import { keptString } from '../clientMemory/keptString.js';
 import { MAX_LOGGED_STRING, truncateForLog } from './truncate.js';
 
@@ -59,7 +60,9 @@ export function rowOf(e: TrafficEntry): TrafficRow {
 }
 
 /** What the log keeps of a JSON-RPC message: its wire text when short, else a truncated copy. */
-function logPayload(m: Message, text: string | undefined, preview: boolean): { payload: string; truncated: boolean } {
+function logPayload(m: Message, text: string | undefined, form: LoggedForm | undefined): { payload: string; truncated: boolean } {
+  if (text !== undefined && (form === 'cut' || form === 'verbatim')) return { payload: text, truncated: form === 'cut' };
+  const preview = form === 'preview';
   if (text !== undefined && text.length <= (preview ? PREVIEW_CHARS : VERBATIM_CHARS)) return { payload: text, truncated: preview };
   const cut = truncateForLog(m);
   return { payload: JSON.stringify(cut.value), truncated: cut.truncated };
@@ -117,9 +120,9 @@ export class TrafficLog {
   /**
    * Records one message. `text` is its JSON as on the wire, when known; for a
    * line that was not JSON `message` is null and `text` holds the line.
-   * `preview` marks `text` as already cut down from a larger message.
+   * `form` says how `text` stands for the message (see LoggedForm).
    */
-  record(connectionId: number, direction: 'in' | 'out', message: unknown, bytes: number, text?: string, preview = false): TrafficEntry {
+  record(connectionId: number, direction: 'in' | 'out', message: unknown, bytes: number, text?: string, form?: LoggedForm): TrafficEntry {
     const now = Date.now();
     const m = (message && typeof message === 'object' && !Array.isArray(message) ? message : null) as Message | null;
     const hasId = m !== null && 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');
@@ -182,7 +185,7 @@ export class TrafficLog {
       errorMessage = typeof said === 'string' ? keptString(said, MAX_LOGGED_STRING, '…') : null;
     }
     const kept =
-      m === null ? { payload: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : logPayload(m, text, preview);
+      m === null ? { payload: keptString(text ?? '', MAX_LOGGED_STRING), truncated: (text ?? '').length > MAX_LOGGED_STRING } : logPayload(m, text, form);
     // Built in one literal (no spreads): this runs for every message.
     const entry: TrafficEntry = {
       seq: ++this.seq,

@@ -3,7 +3,7 @@ export const MAX_LOGGED_STRING = 1024;
 /** Deeper structures are summarised (deeply nested input must not blow the stack). */
 const MAX_DEPTH = 32;
 /** Arrays and objects keep at most this many members. */
-const MAX_MEMBERS = 200;
+export const MAX_LOGGED_MEMBERS = 200;
 
 /**
  * A copy of a JSON value that is safe to keep: long strings become a preview
@@ -24,19 +24,19 @@ export function truncateForLog(value: unknown): { value: unknown; truncated: boo
       return Array.isArray(v) ? `[… nested array]` : `{… nested object}`;
     }
     if (Array.isArray(v)) {
-      const out = v.slice(0, MAX_MEMBERS).map((x) => walk(x, depth + 1));
-      if (v.length > MAX_MEMBERS) {
+      const out = v.slice(0, MAX_LOGGED_MEMBERS).map((x) => walk(x, depth + 1));
+      if (v.length > MAX_LOGGED_MEMBERS) {
         truncated = true;
-        out.push(`… ${v.length - MAX_MEMBERS} more items`);
+        out.push(`… ${v.length - MAX_LOGGED_MEMBERS} more items`);
       }
       return out;
     }
     const out: Record<string, unknown> = {};
     let n = 0;
     for (const key of Object.keys(v)) {
-      if (n++ === MAX_MEMBERS) {
+      if (n++ === MAX_LOGGED_MEMBERS) {
         truncated = true;
-        out['…'] = `${Object.keys(v).length - MAX_MEMBERS} more keys`;
+        out['…'] = `${Object.keys(v).length - MAX_LOGGED_MEMBERS} more keys`;
         break;
       }
       const value = walk((v as Record<string, unknown>)[key], depth + 1);

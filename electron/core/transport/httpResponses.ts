@@ -105,7 +105,7 @@ export async function sendResponse(res: http.ServerResponse, response: Response,
       id: id === undefined ? null : (JSON.parse(id) as string | number),
       result: `[a reply of ${body.length} bytes, not kept]`,
     };
-    observer.outgoing(message, body.length, JSON.stringify(message), true);
+    observer.outgoing(message, body.length, JSON.stringify(message), 'preview');
   }
   res.end(body);
 }

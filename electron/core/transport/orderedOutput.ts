@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 
+import type { LoggedForm, LoggedText } from '../base/loggedForm.js';
 import type { MemoryAccount } from '../clientMemory/memoryBudget.js';
 import type { InputGate } from './inputGate.js';
 
@@ -10,8 +11,8 @@ import type { InputGate } from './inputGate.js';
 export interface WireObserver {
   /** `message` is null when the line was not JSON; `text` then holds it. */
   incoming(message: unknown, bytes: number, text?: string): void;
-  /** `preview` says `text` already stands for a message too large to keep (a streamed reply). */
-  outgoing(message: unknown, bytes: number, text?: string, preview?: boolean): void;
+  /** `form` says how `text` stands for the message (see LoggedForm): absent, it is the wire text. */
+  outgoing(message: unknown, bytes: number, text?: string, form?: LoggedForm): void;
 }
 
 /** A reply whose one long string (a file's text or base64) is written piece by piece. */
@@ -53,7 +54,7 @@ const HELD_PAUSE_BYTES = 1024 * 1024;
 /** Held lines written in one turn of the event loop. */
 const LINES_PER_TURN = 256;
 
-type Held = { line: unknown; json: string; logged?: () => string | undefined } | { startStream: () => void };
+type Held = { line: unknown; json: string; logged?: (() => LoggedText | undefined) | undefined } | { startStream: () => void };
 
 /**
  * One connection's output, in order: whole lines, and streamed replies whose
@@ -122,7 +123,7 @@ export class OrderedOutput {
    * string in it is cut (undefined when nothing is). False when the
    * connection is gone.
    */
-  writeLine(message: unknown, json = JSON.stringify(message), logged?: () => string | undefined): boolean {
+  writeLine(message: unknown, json = JSON.stringify(message), logged?: () => LoggedText | undefined): boolean {
     if (!this.live) return false;
     if (this.streaming) {
       this.held.push({ line: message, json, logged });
@@ -139,7 +140,7 @@ export class OrderedOutput {
     const observer = this.options.observer;
     if (observer) {
       const kept = logged?.();
-      observer.outgoing(message, Buffer.byteLength(line), kept ?? json, kept !== undefined);
+      observer.outgoing(message, Buffer.byteLength(line), kept?.text ?? json, kept?.form);
     }
     const backlog = this.socket.writableLength;
     const ok = this.socket.write(line);
@@ -212,7 +213,7 @@ export class OrderedOutput {
       for await (const piece of reply.body) await put(piece);
       await put(Buffer.from(`${reply.tail}}\n`));
       const message = logged(reply.logged());
-      this.options.observer?.outgoing(message, bytes, JSON.stringify(message), true);
+      this.options.observer?.outgoing(message, bytes, JSON.stringify(message), 'preview');
     } catch (err) {
       // Half a line is on the wire and cannot be taken back: the connection ends.
       if (!this.socket.destroyed) this.cut((err as Error).message);

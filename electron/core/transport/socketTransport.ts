@@ -12,6 +12,7 @@ import {
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import { MAX_LINE_BYTES } from '../../../shared/limits.js';
+import type { LoggedText } from '../base/loggedForm.js';
 import { type CancelHook, RequestCancel } from '../base/requestCancel.js';
 import { type MemoryAccount, MemoryBudget, type MemoryLease } from '../clientMemory/memoryBudget.js';
 import { cancelledRequestId } from './cancelled.js';
@@ -26,9 +27,10 @@ export type InterceptedReply = (
   | /**
      * `resultJson`, when given, is JSON.stringify(result) made earlier (a
      * cached reply); `loggedJson` makes the result's JSON as the traffic log
-     * keeps it, when that differs (a long string cut), else undefined.
+     * keeps it and says how it stands for it (LoggedForm), else undefined
+     * (the log then cuts the wire text from `result`, which must be whole).
      */
-    { result: unknown; resultJson?: string; loggedJson?: () => string | undefined }
+    { result: unknown; resultJson?: string; loggedJson?: () => LoggedText | undefined }
   | { error: { code: number; message: string; data?: unknown } }
   | { stream: StreamedReply }
 ) & {
@@ -408,9 +410,9 @@ export class SocketTransport implements Transport {
       const { loggedJson } = reply;
       const logged =
         loggedJson &&
-        (() => {
+        ((): LoggedText | undefined => {
           const result = loggedJson();
-          return result === undefined ? undefined : `{"jsonrpc":"2.0","id":${idJson},"result":${result}}`;
+          return result === undefined ? undefined : { text: `{"jsonrpc":"2.0","id":${idJson},"result":${result.text}}`, form: result.form };
         });
       this.output.writeLine(message, reply.resultJson === undefined ? undefined : `{"jsonrpc":"2.0","id":${idJson},"result":${reply.resultJson}}`, logged);
     } else this.output.writeLine({ jsonrpc: '2.0', id, error: reply.error });

@@ -1,0 +1,124 @@
+import { documentKind } from '../documents/documentKinds.js';
+import type { DocumentText } from '../documents/documentText.js';
+import { MAX_LOGGED_MEMBERS, truncateForLog } from '../traffic/truncate.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { FileEntry } from './folderScan.js';
+import type { PublishedFolder } from './publishedFolder.js';
+import { describe, describeText, documentKey } from './resourceListing.js';
+
+/**
+ * A page of resources/list as JSON, for a reply the transport writes as it
+ * is: `json` is the result's members up to its closing brace (left open, so
+ * a protocol revision's fields can follow), `cut` the same as the traffic
+ * log keeps it (truncateForLog's form), `entries` how many it lists.
+ */
+export interface PageJson {
+  json: string;
+  cut: string;
+  entries: number;
+}
+
+/** One file's listed entries as JSON (and their cut form), made once per version of the file and of its document text. */
+interface Fragment {
+  size: number;
+  mtimeMs: number;
+  mimeType: string;
+  json: string;
+  cut: string;
+  /** The document text's entry: for which text size (null: not extracted), and its JSON. */
+  textSize: number | null;
+  textJson: string;
+  textCut: string;
+}
+
+/** Held weakly by entry: a fragment goes with the file's index entry, so this is bounded by the index. */
+const fragments = new WeakMap<FileEntry, Fragment>();
+
+const cutOf = (value: unknown, json: string): string => {
+  const cut = truncateForLog(value);
+  return cut.truncated ? JSON.stringify(cut.value) : json;
+};
+
+function fragmentOf(folder: PublishedFolder, entry: FileEntry, documents: DocumentText | null): Fragment {
+  let f = fragments.get(entry);
+  if (!f || f.size !== entry.size || f.mtimeMs !== entry.mtimeMs || f.mimeType !== entry.mimeType) {
+    const file = describe(folder, entry);
+    const json = JSON.stringify(file);
+    f = { size: entry.size, mtimeMs: entry.mtimeMs, mimeType: entry.mimeType, json, cut: cutOf(file, json), textSize: null, textJson: '', textCut: '' };
+    fragments.set(entry, f);
+  }
+  if (documents && documentKind(entry.rel)) {
+    const text = documents.peek(documentKey(folder, entry))?.text;
+    const size = text === undefined ? null : Buffer.byteLength(text);
+    if (f.textJson === '' || size !== f.textSize) {
+      const companion = describeText(describe(folder, entry), text);
+      f.textSize = size;
+      f.textJson = JSON.stringify(companion);
+      f.textCut = cutOf(companion, f.textJson);
+    }
+  }
+  return f;
+}
+
+/** The last pages made, by cursor: a page whose entries are all the same strings as last time is the same page. */
+interface KeptPage {
+  parts: string[];
+  nextCursor: string | undefined;
+  page: PageJson;
+}
+const KEPT_PAGES = 8;
+
+/**
+ * resources/list's pages as JSON, in listPage's order and shape (no filter:
+ * the tools' listings keep listPage). A file's entry is made once per
+ * version; a page whose entries did not change is handed out again as the
+ * same string, so many clients listing an unchanged shelf cost a walk of
+ * the page's paths, not a description and serialisation of every file.
+ */
+export class ListingJson {
+  private readonly kept = new Map<string, KeptPage>();
+
+  page(folders: readonly PublishedFolder[], documents: DocumentText | null, cursor: string | undefined, pageSize: number): PageJson {
+    const from = cursor === undefined ? null : decodeCursor(cursor);
+    const parts: string[] = [];
+    const cuts: string[] = [];
+    let last: { folder: PublishedFolder; rel: string } | null = null;
+    let files = 0;
+    let more = false;
+    outer: for (const folder of folders) {
+      if (from && folder.id < from.folderId) continue;
+      const paths = from && folder.id === from.folderId ? folder.paths().after(from.rel) : folder.paths();
+      for (const rel of paths) {
+        if (files === pageSize) {
+          more = true;
+          break outer;
+        }
+        const f = fragmentOf(folder, folder.get(rel) as FileEntry, documents);
+        files++;
+        parts.push(f.json);
+        if (cuts.length < MAX_LOGGED_MEMBERS) cuts.push(f.cut);
+        if (f.textJson !== '') {
+          parts.push(f.textJson);
+          if (cuts.length < MAX_LOGGED_MEMBERS) cuts.push(f.textCut);
+        }
+        last = { folder, rel };
+      }
+    }
+    const nextCursor = more && last ? encodeCursor({ folderId: last.folder.id, rel: last.rel }) : undefined;
+    const key = cursor ?? '';
+    const kept = this.kept.get(key);
+    if (kept && kept.nextCursor === nextCursor && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i])) return kept.page;
+    const next = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`;
+    const nextCut = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(truncateForLog(nextCursor).value)}`;
+    const left = parts.length - cuts.length;
+    const page: PageJson = {
+      json: `{"resources":[${parts.join(',')}]${next}`,
+      cut: `{"resources":[${cuts.join(',')}${left > 0 ? `${cuts.length > 0 ? ',' : ''}${JSON.stringify(`… ${left} more items`)}` : ''}]${nextCut}`,
+      entries: parts.length,
+    };
+    this.kept.delete(key);
+    this.kept.set(key, { parts, nextCursor, page });
+    if (this.kept.size > KEPT_PAGES) this.kept.delete(this.kept.keys().next().value as string);
+    return page;
+  }
+}
