@@ -31,38 +31,42 @@ interface Fragment {
   textCut: string;
 }
 
-/** Held weakly by entry: a fragment goes with the file's index entry, so this is bounded by the index. */
-const fragments = new WeakMap<FileEntry, Fragment>();
-
 const cutOf = (value: unknown, json: string): string => {
   const cut = truncateForLog(value);
   return cut.truncated ? JSON.stringify(cut.value) : json;
 };
 
-function fragmentOf(folder: PublishedFolder, entry: FileEntry, documents: DocumentText | null): Fragment {
-  let f = fragments.get(entry);
+/** `entry`'s fragment: `kept`'s while the file (and its text) is the same version, else made anew. */
+function fragmentOf(folder: PublishedFolder, entry: FileEntry, documents: DocumentText | null, kept: Fragment | undefined): Fragment {
+  let f = kept;
   if (!f || f.size !== entry.size || f.mtimeMs !== entry.mtimeMs || f.mimeType !== entry.mimeType) {
     const file = describe(folder, entry);
     const json = JSON.stringify(file);
     f = { size: entry.size, mtimeMs: entry.mtimeMs, mimeType: entry.mimeType, json, cut: cutOf(file, json), textSize: null, textJson: '', textCut: '' };
-    fragments.set(entry, f);
   }
   if (documents && documentKind(entry.rel)) {
     const text = documents.peek(documentKey(folder, entry))?.text;
     const size = text === undefined ? null : Buffer.byteLength(text);
     if (f.textJson === '' || size !== f.textSize) {
       const companion = describeText(describe(folder, entry), text);
-      f.textSize = size;
-      f.textJson = JSON.stringify(companion);
+      // A new fragment, not an edit: the kept page still holds the old one, and tells the change by identity.
+      f = { ...f, textSize: size, textJson: JSON.stringify(companion), textCut: '' };
       f.textCut = cutOf(companion, f.textJson);
     }
   }
   return f;
 }
 
-/** The last pages made, by cursor: a page whose entries are all the same strings as last time is the same page. */
+/**
+ * The last pages made, by cursor, with their files' fragments: a page whose
+ * fragments are all the same as last time is the same page. Only these are
+ * kept (at most KEPT_PAGES pages of LIST_PAGE_SIZE files), so what a listing
+ * holds is bounded whatever the shelf holds; a page not kept is made as
+ * listPage would.
+ */
 interface KeptPage {
-  parts: string[];
+  fragments: Fragment[];
+  byEntry: Map<FileEntry, Fragment>;
   nextCursor: string | undefined;
   page: PageJson;
 }
@@ -70,44 +74,51 @@ const KEPT_PAGES = 8;
 
 /**
  * resources/list's pages as JSON, in listPage's order and shape (no filter:
- * the tools' listings keep listPage). A file's entry is made once per
- * version; a page whose entries did not change is handed out again as the
- * same string, so many clients listing an unchanged shelf cost a walk of
- * the page's paths, not a description and serialisation of every file.
+ * the tools' listings keep listPage). On a kept page a file's entry is made
+ * once per version, and a page whose entries did not change is handed out
+ * again as the same string, so many clients listing an unchanged shelf cost
+ * a walk of the page's paths, not a description and serialisation of every
+ * file.
  */
 export class ListingJson {
   private readonly kept = new Map<string, KeptPage>();
 
   page(folders: readonly PublishedFolder[], documents: DocumentText | null, cursor: string | undefined, pageSize: number): PageJson {
     const from = cursor === undefined ? null : decodeCursor(cursor);
-    const parts: string[] = [];
-    const cuts: string[] = [];
+    const key = cursor ?? '';
+    const kept = this.kept.get(key);
+    const made: Fragment[] = [];
+    const byEntry = new Map<FileEntry, Fragment>();
     let last: { folder: PublishedFolder; rel: string } | null = null;
-    let files = 0;
     let more = false;
+    let same = kept !== undefined;
     outer: for (const folder of folders) {
       if (from && folder.id < from.folderId) continue;
       const paths = from && folder.id === from.folderId ? folder.paths().after(from.rel) : folder.paths();
       for (const rel of paths) {
-        if (files === pageSize) {
+        if (made.length === pageSize) {
           more = true;
           break outer;
         }
-        const f = fragmentOf(folder, folder.get(rel) as FileEntry, documents);
-        files++;
-        parts.push(f.json);
-        if (cuts.length < MAX_LOGGED_MEMBERS) cuts.push(f.cut);
-        if (f.textJson !== '') {
-          parts.push(f.textJson);
-          if (cuts.length < MAX_LOGGED_MEMBERS) cuts.push(f.textCut);
-        }
+        const entry = folder.get(rel) as FileEntry;
+        const f = fragmentOf(folder, entry, documents, kept?.byEntry.get(entry));
+        if (same && kept?.fragments[made.length] !== f) same = false;
+        made.push(f);
+        byEntry.set(entry, f);
         last = { folder, rel };
       }
     }
     const nextCursor = more && last ? encodeCursor({ folderId: last.folder.id, rel: last.rel }) : undefined;
-    const key = cursor ?? '';
-    const kept = this.kept.get(key);
-    if (kept && kept.nextCursor === nextCursor && kept.parts.length === parts.length && kept.parts.every((p, i) => p === parts[i])) return kept.page;
+    if (same && kept && kept.fragments.length === made.length && kept.nextCursor === nextCursor) return kept.page;
+    const parts: string[] = [];
+    const cuts: string[] = [];
+    for (const f of made) {
+      parts.push(f.json);
+      if (cuts.length < MAX_LOGGED_MEMBERS) cuts.push(f.cut);
+      if (f.textJson === '') continue;
+      parts.push(f.textJson);
+      if (cuts.length < MAX_LOGGED_MEMBERS) cuts.push(f.textCut);
+    }
     const next = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`;
     const nextCut = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(truncateForLog(nextCursor).value)}`;
     const left = parts.length - cuts.length;
@@ -117,7 +128,7 @@ export class ListingJson {
       entries: parts.length,
     };
     this.kept.delete(key);
-    this.kept.set(key, { parts, nextCursor, page });
+    this.kept.set(key, { fragments: made, byEntry, nextCursor, page });
     if (this.kept.size > KEPT_PAGES) this.kept.delete(this.kept.keys().next().value as string);
     return page;
   }
