@@ -1,6 +1,6 @@
 import { documentKind } from '../documents/documentKinds.js';
 import type { DocumentText } from '../documents/documentText.js';
-import { MAX_LOGGED_MEMBERS, truncateForLog } from '../traffic/truncate.js';
+import { MAX_LOGGED_MEMBERS, moreItems, truncateForLog } from '../traffic/truncate.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileEntry } from './folderScan.js';
 import type { PublishedFolder } from './publishedFolder.js';
@@ -39,8 +39,9 @@ const cutOf = (value: unknown, json: string): string => {
 /** `entry`'s fragment: `kept`'s while the file (and its text) is the same version, else made anew. */
 function fragmentOf(folder: PublishedFolder, entry: FileEntry, documents: DocumentText | null, kept: Fragment | undefined): Fragment {
   let f = kept;
+  let file: ReturnType<typeof describe> | null = null;
   if (!f || f.size !== entry.size || f.mtimeMs !== entry.mtimeMs || f.mimeType !== entry.mimeType) {
-    const file = describe(folder, entry);
+    file = describe(folder, entry);
     const json = JSON.stringify(file);
     f = { size: entry.size, mtimeMs: entry.mtimeMs, mimeType: entry.mimeType, json, cut: cutOf(file, json), textSize: null, textJson: '', textCut: '' };
   }
@@ -48,7 +49,7 @@ function fragmentOf(folder: PublishedFolder, entry: FileEntry, documents: Docume
     const text = documents.peek(documentKey(folder, entry))?.text;
     const size = text === undefined ? null : Buffer.byteLength(text);
     if (f.textJson === '' || size !== f.textSize) {
-      const companion = describeText(describe(folder, entry), text);
+      const companion = describeText(file ?? describe(folder, entry), text);
       // A new fragment, not an edit: the kept page still holds the old one, and tells the change by identity.
       f = { ...f, textSize: size, textJson: JSON.stringify(companion), textCut: '' };
       f.textCut = cutOf(companion, f.textJson);
@@ -124,7 +125,7 @@ export class ListingJson {
     const left = parts.length - cuts.length;
     const page: PageJson = {
       json: `{"resources":[${parts.join(',')}]${next}`,
-      cut: `{"resources":[${cuts.join(',')}${left > 0 ? `${cuts.length > 0 ? ',' : ''}${JSON.stringify(`… ${left} more items`)}` : ''}]${nextCut}`,
+      cut: `{"resources":[${cuts.join(',')}${left > 0 ? `${cuts.length > 0 ? ',' : ''}${JSON.stringify(moreItems(left))}` : ''}]${nextCut}`,
       entries: parts.length,
     };
     this.kept.delete(key);

@@ -1,10 +1,8 @@
 import { toRpcError } from '../base/rpcError.js';
 import type { Library } from '../library/library.js';
 import type { Interceptor } from '../transport/socketTransport.js';
-import { claimOf, type Era, modernResultSuffix } from './protocolEra.js';
-import { SERVER_INFO } from './shelfServer.js';
-
-const MODERN_SUFFIX = modernResultSuffix(SERVER_INFO);
+import { eraParts, fastPathEra } from './fastPaths.js';
+import type { Era } from './protocolEra.js';
 
 /**
  * `resources/list` on a socket, answered without the SDK's Server: the same
@@ -18,13 +16,12 @@ const MODERN_SUFFIX = modernResultSuffix(SERVER_INFO);
 export function listFastPath(library: Library, eraOf: () => Era | null): Interceptor {
   return (message) => {
     if (message.method !== 'resources/list' || library.indexing) return null;
-    const claim = claimOf(message);
-    const era = eraOf();
-    if (claim === 'other' || (era !== null && claim !== era)) return null;
+    const era = fastPathEra(message, eraOf());
+    if (era === null) return null;
     const cursor = (message.params as { cursor?: string } | undefined)?.cursor;
     try {
       const page = library.listResourcesJson(cursor);
-      const suffix = claim === 'modern' ? MODERN_SUFFIX : '';
+      const { suffix } = eraParts(era);
       const cut = page.cut !== page.json;
       return Promise.resolve({
         // What the traffic log records the reply as (its kind and id): the text it keeps is loggedJson's.

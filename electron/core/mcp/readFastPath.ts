@@ -5,20 +5,14 @@ import type { FileStream } from '../library/fileStream.js';
 import { DECODED_FROM_META_KEY, type ReadOutcome } from '../library/safeRead.js';
 import { truncateForLog } from '../traffic/truncate.js';
 import type { InterceptedReply, Interceptor } from '../transport/socketTransport.js';
-import { claimOf, type Era, modernResultSuffix } from './protocolEra.js';
+import { eraParts, fastPathEra } from './fastPaths.js';
+import type { Era } from './protocolEra.js';
 import { isAppUri } from './shelfApp.js';
-import { SERVER_INFO } from './shelfServer.js';
 
 /** The error response the SDK would build from a thrown error (same code, message and data). */
 function errorReply(err: unknown): InterceptedReply {
   return { error: toRpcError(err) };
 }
-
-const MODERN_SUFFIX = modernResultSuffix(SERVER_INFO);
-const MODERN_FIELDS = JSON.parse(`{${MODERN_SUFFIX.slice(1)}}`) as Record<string, unknown>;
-
-/** What a result of `era` carries besides its content: as JSON text to append, and as fields to spread. */
-const eraParts = (era: Era) => (era === 'modern' ? { suffix: MODERN_SUFFIX, fields: MODERN_FIELDS } : { suffix: '', fields: {} });
 
 /**
  * A result whose one long string (the file's text or base64) is streamed:
@@ -108,9 +102,8 @@ export function readFastPath(reads: ClientReads, who: () => Requester, eraOf: ()
     if (message.method !== 'resources/read') return null;
     // The in-chat app's view is no file: the SDK's handler serves it.
     if (isAppUri((message.params as { uri: string }).uri)) return null;
-    const claim = claimOf(message);
-    const era = eraOf();
-    if (claim === 'other' || (era !== null && claim !== era)) return null;
-    return readResource(reads, who(), (message.params as { uri: string }).uri, claim, cancel);
+    const era = fastPathEra(message, eraOf());
+    if (era === null) return null;
+    return readResource(reads, who(), (message.params as { uri: string }).uri, era, cancel);
   };
 }

@@ -4,6 +4,8 @@ export const MAX_LOGGED_STRING = 1024;
 const MAX_DEPTH = 32;
 /** Arrays and objects keep at most this many members. */
 export const MAX_LOGGED_MEMBERS = 200;
+/** What stands in the log for the members of an array past MAX_LOGGED_MEMBERS. */
+export const moreItems = (n: number): string => `… ${n} more items`;
 
 /**
  * A copy of a JSON value that is safe to keep: long strings become a preview
@@ -27,7 +29,7 @@ export function truncateForLog(value: unknown): { value: unknown; truncated: boo
       const out = v.slice(0, MAX_LOGGED_MEMBERS).map((x) => walk(x, depth + 1));
       if (v.length > MAX_LOGGED_MEMBERS) {
         truncated = true;
-        out.push(`… ${v.length - MAX_LOGGED_MEMBERS} more items`);
+        out.push(moreItems(v.length - MAX_LOGGED_MEMBERS));
       }
       return out;
     }
