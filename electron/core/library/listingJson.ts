@@ -1,6 +1,6 @@
 import { documentKind } from '../documents/documentKinds.js';
 import type { DocumentText } from '../documents/documentText.js';
-import { MAX_LOGGED_MEMBERS, moreItems, truncateForLog } from '../traffic/truncate.js';
+import { MAX_LOGGED_MEMBERS, MAX_LOGGED_STRING, moreItems, truncateForLog } from '../traffic/truncate.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { FileEntry } from './folderScan.js';
 import type { PublishedFolder } from './publishedFolder.js';
@@ -31,7 +31,9 @@ interface Fragment {
   textCut: string;
 }
 
+/** An entry's cut form: its JSON itself when it is too short to hold a string the log would cut (nearly always), else truncateForLog's. */
 const cutOf = (value: unknown, json: string): string => {
+  if (json.length <= MAX_LOGGED_STRING) return json;
   const cut = truncateForLog(value);
   return cut.truncated ? JSON.stringify(cut.value) : json;
 };
