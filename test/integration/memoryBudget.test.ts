@@ -106,8 +106,9 @@ describe('one memory budget for what clients make the server hold', () => {
     }
   }, 120_000);
 
-  it('HTTP replies are reserved before they are built: concurrent reads of a 7 MiB file are refused as busy past the budget', async () => {
-    const big = await makeTree({ 'seven.bin': Buffer.alloc(7 * MiB - 1024, 7) }, 'budget-http-');
+  it('HTTP reads of a 7 MiB file go out in pieces as the client takes them: 40 left unread hold a chunk each, and each is whole once read', async () => {
+    const file = Buffer.alloc(7 * MiB - 1024, 0);
+    const big = await makeTree({ 'seven.bin': file }, 'budget-http-');
     const shelf = await startShelf([big], ['--no-search-index', '--client-memory', String(BUDGET_MIB), '--http', '0', '--http-no-auth']);
     const url = new URL(shelf.http?.url as string);
     const responses: http.IncomingMessage[] = [];
@@ -131,7 +132,7 @@ describe('one memory budget for what clients make the server hold', () => {
           },
         });
         req.on('response', (res) => {
-          res.pause(); // a client that never reads its reply
+          res.pause(); // a client that does not read its reply (yet)
           responses.push(res);
         });
         req.on('error', () => undefined);
@@ -139,21 +140,36 @@ describe('one memory budget for what clients make the server hold', () => {
         requests.push(req);
       }
       await eventually(() => (responses.length === 40 ? true : null), 60_000, 'an answer to every request');
+      // Built whole, 40 replies of 9.3 MB were +900 MiB before the budget, and past it some were refused as busy;
+      // streamed, each holds its read chunk (1 MiB) and the pieces the socket has not taken (~95 MiB in all here).
       const grown = (await rssMiB(shelf.proc.pid as number)) - before;
-      expect(grown).toBeLessThan(BUDGET_MIB + 160); // before: +900 MiB for 40 replies built whole and left unread
-      const bodies = await Promise.all(
-        responses.map(
-          (res) =>
-            new Promise<string>((resolve) => {
-              let text = '';
-              res.on('data', (d: Buffer) => (text += d.length < 4096 ? d.toString() : ''));
-              res.on('end', () => resolve(text));
-              res.on('close', () => resolve(text));
-              res.resume();
-            }),
-        ),
-      );
-      expect(bodies.some((b) => b.includes(`"code":${ErrorCodes.serverBusy}`))).toBe(true);
+      expect(grown).toBeLessThan(BUDGET_MIB + 96);
+      const expected = file.toString('base64');
+      // Read one after another: each reply is the whole file, or refused as busy in so many words.
+      let whole = 0;
+      for (const res of responses) {
+        const text = await new Promise<string>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          res.on('error', reject);
+          res.resume();
+        });
+        const reply = JSON.parse(text) as { result?: { contents: Array<{ blob?: string }>; resultType?: string }; error?: { code: number; message: string } };
+        if (reply.error) {
+          expect(reply.error.code).toBe(ErrorCodes.serverBusy);
+          expect(reply.error.message).toMatch(/memory it keeps for clients/);
+          continue;
+        }
+        expect(reply.result?.resultType).toBe('complete');
+        expect(
+          reply.result?.contents[0]?.blob === expected,
+          `${reply.result?.contents[0]?.blob?.length} vs ${expected.length}: ${reply.result?.contents[0]?.blob?.slice(0, 40)}`,
+        ).toBe(true);
+        whole++;
+      }
+      // A reply built whole reserved its 9.3 MB (6 fit the budget); a streamed one reserves what it holds at once.
+      expect(whole).toBeGreaterThanOrEqual(16);
     } finally {
       for (const r of requests) r.destroy();
       await shelf.stop();

@@ -5,36 +5,24 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
 import type { ClientInfo } from '../../../shared/shelfApi.js';
-import type { ClientReads, Requester } from '../access/clientReads.js';
+import type { ClientReads } from '../access/clientReads.js';
 import { boundedLog } from '../base/processErrors.js';
-import { type MemoryAccount, MemoryBudget } from '../clientMemory/memoryBudget.js';
+import type { CancelHook } from '../base/requestCancel.js';
+import { MemoryBudget } from '../clientMemory/memoryBudget.js';
 import type { Library } from '../library/library.js';
 import type { TrafficLog } from '../traffic/trafficLog.js';
 import { cancelledRequestId } from '../transport/cancelled.js';
-import { SocketTransport, type WireObserver } from '../transport/socketTransport.js';
+import { type InterceptedReply, SocketTransport, type WireObserver } from '../transport/socketTransport.js';
+import { type Connection, requesterOf } from './connection.js';
 import { fastPaths } from './fastPaths.js';
 import { HttpListens } from './httpListens.js';
 import { listFastPath } from './listFastPath.js';
-import { type ClientIdentity, type Era, identityOf } from './protocolEra.js';
+import { type ClientIdentity, identityOf } from './protocolEra.js';
 import { readFastPath } from './readFastPath.js';
 import { type RequestProblem, screenRequest } from './requestParams.js';
 import { createShelfServer, listChangedThrottle, type ShelfServerOptions } from './shelfServer.js';
 import { MAX_LISTENS_PER_CONNECTION, SocketListens } from './socketListens.js';
 import { listenSpellings } from './uriSpellings.js';
-
-export interface Connection {
-  id: number;
-  transport: 'socket' | 'http';
-  connectedAt: number;
-  lastSeen: number;
-  requests: number;
-  /** Set by the SDK's first exchange (socket, 2025 session) or by the first request (modern HTTP client). */
-  era: Era | null;
-  identity: ClientIdentity | null;
-  /** Its share of the budget for what clients make the server keep (input, replies, output, subscribed and listened URIs). */
-  held: MemoryAccount;
-  close(): Promise<void>;
-}
 
 export interface HubOptions {
   /** Where connection-level problems go (stderr for the CLI). */
@@ -49,24 +37,6 @@ export interface HubOptions {
   connectionClosed?: (connectionId: number) => void;
   /** The budget for what clients make the server keep (default: the standard bounds). */
   held?: MemoryBudget;
-}
-
-/**
- * The requester a connection stands for. A grant ("Allow this client") can
- * be tied to a socket connection or a 2025 HTTP session, which no other
- * program can use; a modern HTTP client is only a name any request can give.
- */
-export function requesterOf(c: Connection): Requester {
-  return {
-    connectionId: c.id,
-    memory: c.held,
-    name: c.identity?.name ?? null,
-    version: c.identity?.version ?? null,
-    protocolVersion: c.identity?.protocolVersion ?? null,
-    transport: c.transport,
-    connectedAt: c.connectedAt,
-    grantable: c.transport === 'socket' || c.era === 'legacy',
-  };
 }
 
 /**
@@ -355,6 +325,16 @@ export class ConnectionHub {
   cancelHttpListen(message: unknown): void {
     const requestId = cancelledRequestId(message);
     if (requestId !== undefined) this.httpListens.cancelled(message as { params?: unknown }, requestId);
+  }
+
+  /**
+   * A modern HTTP `resources/read` taken by the read fast path (the socket's,
+   * for the client that sent it), or null for the SDK's handler: a large
+   * file then goes out in pieces instead of one reply built whole.
+   */
+  httpRead(request: { method: string; params?: unknown }, cancel: CancelHook): Promise<InterceptedReply> | null {
+    const who = () => requesterOf(this.httpClientFor(request));
+    return readFastPath(this.reads, who, () => 'modern')(request, cancel);
   }
 
   /** The traffic observer of the modern HTTP client that sent this request (one per name and version). */

@@ -5,6 +5,8 @@ import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextpr
 import { classifyInboundRequest, isInitializeRequest, isJSONRPCRequest, type JSONRPCRequest } from '@modelcontextprotocol/server';
 
 import { ErrorCodes } from '../../../shared/errorCodes.js';
+import { cancelOfSignal } from '../base/requestCancel.js';
+import { sendInterceptedReply } from '../transport/httpReply.js';
 import { header, jsonError, sendResponse } from '../transport/httpResponses.js';
 import type { HttpMessages } from '../transport/httpServer.js';
 import type { ConnectionHub } from './connectionHub.js';
@@ -61,7 +63,7 @@ export class McpHttp implements HttpMessages {
       body,
     });
     // 2026-07-28 (or a request the modern path must refuse): no session, one instance per request.
-    if (route.kind !== 'legacy') return this.modern(req, res, body, raw);
+    if (route.kind !== 'legacy') return this.modern(req, res, body, raw, route.kind === 'modern' && route.messageKind === 'request' ? route.message : null);
     const sid = header(req, 'mcp-session-id');
     if (sid !== undefined) {
       const session = this.sessions.get(sid);
@@ -90,8 +92,13 @@ export class McpHttp implements HttpMessages {
     return sid === undefined ? undefined : this.sessions.get(sid);
   }
 
-  /** A 2026-07-28 request, answered by the SDK's per-request handler; its messages go to the traffic log. */
-  private async modern(req: http.IncomingMessage, res: http.ServerResponse, body: unknown, raw: Buffer): Promise<void> {
+  /**
+   * A 2026-07-28 request, answered by the SDK's per-request handler (a file
+   * read by the read fast path, streamed); its messages go to the traffic
+   * log. `request` is set when the SDK's ladder found it a well-made modern
+   * request.
+   */
+  private async modern(req: http.IncomingMessage, res: http.ServerResponse, body: unknown, raw: Buffer, request: JSONRPCRequest | null): Promise<void> {
     const { hub } = this;
     const observer = hub.httpClientObserver(body);
     observer.incoming(body, raw.length, raw.length <= 4096 ? raw.toString('utf8') : undefined);
@@ -106,8 +113,10 @@ export class McpHttp implements HttpMessages {
       aborted.abort();
       if (held && 'release' in held) held.release();
     });
-    const request = await toWebRequest(req, body, { signal: aborted.signal });
-    return sendResponse(res, await hub.modernHttp().fetch(request, { parsedBody: body }), observer);
+    const read = request && hub.httpRead(request, cancelOfSignal(aborted.signal));
+    if (read && request) return sendInterceptedReply(res, request.id, await read, observer);
+    const web = await toWebRequest(req, body, { signal: aborted.signal });
+    return sendResponse(res, await hub.modernHttp().fetch(web, { parsedBody: body }), observer);
   }
 
   /** A 2025 initialize: a new session (the one idle longest makes room when full). */

@@ -1,5 +1,5 @@
 import { ErrorCodes } from '../../../shared/errorCodes.js';
-import type { Connection } from './connectionHub.js';
+import type { Connection } from './connection.js';
 import { claimOf } from './protocolEra.js';
 import type { RequestProblem } from './requestParams.js';
 import { listenSpellings, type Spelling, UriSpellings } from './uriSpellings.js';
